@@ -1,0 +1,171 @@
+/**
+ * The DEX adapter contract, shaped after Jupiter's `Amm` trait: state comes in through decoded accounts,
+ * `quote` is pure, no network anywhere in an adapter. One implementation per DEX folder.
+ */
+import type { DexId } from '../dex-ids.js';
+
+/** Chain clock as carried in the slab header (from the Clock sysvar or the slot stream). */
+export interface ChainClock {
+  readonly slot: bigint;
+  readonly unixTimestamp: bigint;
+  readonly epoch: bigint;
+}
+
+/** A program-account filter, usable both for `getProgramAccounts` and for a Yellowstone account filter. */
+export interface ProgramFilter {
+  /** Name of the Geyser filter (also used in logs). */
+  readonly name: string;
+  readonly dataSize?: number;
+  readonly memcmp?: readonly { readonly offset: number; readonly bytes: Uint8Array }[];
+}
+
+/** What decoding a pool account tells: its mints and the other accounts its state depends on. */
+export interface PoolDescriptor {
+  readonly address: string;
+  readonly dex: DexId;
+  readonly programId: string;
+  /** Token A / B mints in the program's own order (token_0 / token_1 for CPMM). */
+  readonly mintA: string;
+  readonly mintB: string;
+  readonly decimalsA: number;
+  readonly decimalsB: number;
+  /** Accounts (base58) whose updates change this pool's quotable state: vaults, configs, sysvars. */
+  readonly dependencies: readonly string[];
+}
+
+/** Exact-in or exact-out, as in the quote API. */
+export type SwapMode = 'ExactIn' | 'ExactOut';
+
+/** Outcome of an exact quote; expected failures are statuses, never exceptions. */
+export type QuoteStatus = 'OK' | 'ZERO_AMOUNT' | 'INSUFFICIENT_LIQUIDITY' | 'INACTIVE';
+
+/** Result of an exact quote, all amounts in atomic units. */
+export interface QuoteResult {
+  readonly status: QuoteStatus;
+  /** Input the user pays (exact-in: the amount given; exact-out: the amount required). */
+  readonly inAmount: bigint;
+  /** Output the user receives. */
+  readonly outAmount: bigint;
+  /** Total fee charged by the pool (trade fee plus creator fee), in `feeOnInput ? input : output` token. */
+  readonly feeAmount: bigint;
+  readonly feeOnInput: boolean;
+}
+
+/** Number of adapter-defined u64 and f64 parameter words in a slab record. */
+export const PARAM_U64_WORDS = 16;
+export const PARAM_F64_WORDS = 8;
+
+/**
+ * The slab-record image of a pool's quotable state. The slab stores exactly these fields; each adapter
+ * decides what its `u64` and `f64` parameter words mean (documented in its README).
+ */
+export interface RecordFields {
+  /** 0 when the pool can trade; any other value is an adapter-defined reason it cannot. */
+  status: number;
+  /** Quotable reserves in atomic units (net of accrued fees where the DEX keeps them in the vaults). */
+  reserveA: bigint;
+  reserveB: bigint;
+  /** Adapter parameter words, length {@link PARAM_U64_WORDS}. */
+  readonly u64: bigint[];
+  /** Adapter float mirrors used for ranking and marginal prices, length {@link PARAM_F64_WORDS}. */
+  readonly f64: number[];
+}
+
+/** Float-only view of a record: what ranking and marginal prices read without allocating BigInts. */
+export interface RecordF64 {
+  status: number;
+  reserveA: number;
+  reserveB: number;
+  /** Same length and meaning as {@link RecordFields.f64}. */
+  readonly f64: Float64Array | number[];
+}
+
+/** One account write produced by `execute`. */
+export interface AccountWrite {
+  readonly address: string;
+  readonly data: Uint8Array;
+}
+
+/** Input and result of the state transition the localnet applies for a swap of this DEX. */
+export interface ExecuteResult {
+  readonly quote: QuoteResult;
+  /** New data of every account the swap changed (pool, vaults), empty unless status is OK. */
+  readonly writes: readonly AccountWrite[];
+}
+
+/** Account meta of a built instruction. */
+export interface InstructionAccount {
+  readonly pubkey: string;
+  readonly isSigner: boolean;
+  readonly isWritable: boolean;
+}
+
+/** A built instruction: program, account metas and data, ready for a transaction. */
+export interface BuiltInstruction {
+  readonly programId: string;
+  readonly keys: readonly InstructionAccount[];
+  readonly data: Uint8Array;
+}
+
+/** What the swap builder supplies to `swapInstruction`. */
+export interface SwapInstructionParams {
+  readonly pool: PoolDescriptor;
+  /** The pool account data and its dependencies (some instructions need fields such as the config). */
+  readonly accounts: ReadonlyMap<string, Uint8Array>;
+  readonly user: string;
+  readonly userSourceTokenAccount: string;
+  readonly userDestinationTokenAccount: string;
+  readonly aToB: boolean;
+  readonly mode: SwapMode;
+  /** Exact-in: amount in; exact-out: amount out. */
+  readonly amount: bigint;
+  /** Exact-in: minimum out; exact-out: maximum in. */
+  readonly otherAmountThreshold: bigint;
+}
+
+/**
+ * One DEX. `S` is the adapter's decoded, quotable state. Every method is pure and synchronous.
+ */
+export interface DexAdapter<S = unknown> {
+  readonly dex: DexId;
+  readonly programId: string;
+  /** Filters that discover this DEX's pool accounts (by program owner). */
+  readonly poolFilters: readonly ProgramFilter[];
+  /** Filters for other program-owned accounts the pools depend on (configs), subscribed by owner. */
+  readonly auxFilters: readonly ProgramFilter[];
+  /** True when `data` (owned by `programId`) is a pool account of this DEX. */
+  isPool(data: Uint8Array): boolean;
+  /** Decodes a pool account; `mintDecimals` supplies decimals the pool account does not carry. Null if not a pool. */
+  decodePool(address: string, data: Uint8Array, mintDecimals?: (mint: string) => number | undefined): PoolDescriptor | null;
+  /**
+   * Builds the quotable state from the pool account and its dependencies (keyed by address), as of one slot.
+   * Null while a dependency is missing.
+   */
+  buildState(pool: PoolDescriptor, poolData: Uint8Array, deps: ReadonlyMap<string, Uint8Array>, clock: ChainClock): S | null;
+  /** Writes the state into a slab record image. */
+  toRecord(state: S, out: RecordFields): void;
+  /** Reads the state back from a slab record image (exact path). */
+  fromRecord(rec: Readonly<RecordFields>): S;
+  /** Output atoms per input atom for an infinitesimal input, after every fee; 0 when not tradable. */
+  marginalRate(rec: RecordF64, aToB: boolean): number;
+  /** Float estimate of exact-in output, for ranking. */
+  estimateOut(rec: RecordF64, aToB: boolean, amountIn: number): number;
+  /** Exact quote with the program's rounding. */
+  quote(state: S, aToB: boolean, amount: bigint, mode: SwapMode): QuoteResult;
+  /** Fee of the pool in basis points as shown in the API (trade fee plus input-side creator fee). */
+  feeBps(rec: RecordF64): number;
+  /** The swap instruction exactly as the program expects. */
+  swapInstruction(params: SwapInstructionParams): BuiltInstruction;
+  /**
+   * The program's state transition for a swap, on the pool's accounts (pool data and its dependencies,
+   * keyed by address). Returns the new data of the accounts it changes.
+   */
+  execute(
+    pool: PoolDescriptor,
+    accounts: ReadonlyMap<string, Uint8Array>,
+    aToB: boolean,
+    amount: bigint,
+    mode: SwapMode,
+    clock: ChainClock,
+  ): ExecuteResult;
+}

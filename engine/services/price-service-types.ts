@@ -1,0 +1,46 @@
+/**
+ * What the HTTP shell needs from the pricing side. Implemented by `engine/services/price-service.ts`
+ * over the slabs; faked only in the shell's own unit tests.
+ */
+import type { PriceEntry } from '../router/price-types.js';
+
+/** A request token resolved against the catalog and the mint table. */
+export interface ResolvedToken {
+  /** What the API shows in `token`: the catalog symbol, or the mint itself. */
+  readonly token: string;
+  /** Canonical mint. */
+  readonly mint: string;
+  /** True when the mint is in the catalog. */
+  readonly tracked: boolean;
+  /** True when the mint is known to the mint table (has or had an indexed pool). */
+  readonly indexed: boolean;
+}
+
+/** A batch of mints whose prices may have changed. */
+export interface PriceChange {
+  /** Mints whose price inputs changed. */
+  readonly mints: readonly string[];
+  /** True when these changes are now confirmed (a confirmed frame is due); false for optimistic updates. */
+  readonly confirmed: boolean;
+}
+
+/** The pricing side as the shell sees it. */
+export interface PriceService {
+  /** False while the startup snapshot is loading. */
+  ready(): boolean;
+  /** Number of pools indexed. */
+  poolCount(): number;
+  /**
+   * Resolves a symbol (case-insensitive, aliases) or a mint. Returns null for an unknown symbol or a string
+   * that is not a valid base58 mint.
+   */
+  resolve(input: string): ResolvedToken | null;
+  /** Every tracked (catalog) token. */
+  trackedTokens(): readonly ResolvedToken[];
+  /** The price of one token, read directly from the slabs; `optimistic` selects the latest processed state. */
+  price(token: ResolvedToken, optimistic: boolean): PriceEntry;
+  /** Prices of many tokens in one call (one worker task when a pool is used). */
+  prices(tokens: readonly ResolvedToken[], optimistic: boolean): Promise<PriceEntry[]>;
+  /** Subscribes to price-input changes; returns the unsubscribe function. */
+  onChange(listener: (change: PriceChange) => void): () => void;
+}
