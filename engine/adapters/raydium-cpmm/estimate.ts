@@ -1,0 +1,47 @@
+/**
+ * Float-only readers of a CPMM record for ranking and marginal prices: no BigInt, no allocation.
+ */
+import type { RecordF64 } from '../types.js';
+import { F64_FEE_BPS, F64_IN_FEE_0TO1, F64_IN_FEE_1TO0, F64_OUT_FEE_0TO1, F64_OUT_FEE_1TO0 } from './record.js';
+import { CPMM_STATUS_OK } from './state.js';
+
+/**
+ * Output atoms per input atom for an infinitesimal input after every fee:
+ * reserveOut / reserveIn x (1 - trade - creatorIfInput) x (1 - creatorIfOutput). 0 when not tradable.
+ */
+export function cpmmMarginalRate(rec: RecordF64, aToB: boolean): number {
+  if (rec.status !== CPMM_STATUS_OK) return 0;
+  const rin = aToB ? rec.reserveA : rec.reserveB;
+  const rout = aToB ? rec.reserveB : rec.reserveA;
+  if (!(rin > 0) || !(rout > 0)) return 0;
+  const f = rec.f64;
+  const inFee = f[aToB ? F64_IN_FEE_0TO1 : F64_IN_FEE_1TO0]!;
+  const outFee = f[aToB ? F64_OUT_FEE_0TO1 : F64_OUT_FEE_1TO0]!;
+  return (rout / rin) * (1 - inFee) * (1 - outFee);
+}
+
+/**
+ * Float mirror of the exact exact-in quote, rounding included (ceil on fees, floor on the curve), so that it
+ * agrees with the exact result to within float error rather than within a few atoms. 0 when not tradable or
+ * when the output rounds to zero.
+ */
+export function cpmmEstimateOut(rec: RecordF64, aToB: boolean, amountIn: number): number {
+  if (rec.status !== CPMM_STATUS_OK || !(amountIn >= 1)) return 0;
+  const rin = aToB ? rec.reserveA : rec.reserveB;
+  const rout = aToB ? rec.reserveB : rec.reserveA;
+  if (!(rin > 0) || !(rout > 0)) return 0;
+  const f = rec.f64;
+  const inFee = f[aToB ? F64_IN_FEE_0TO1 : F64_IN_FEE_1TO0]!;
+  const outFee = f[aToB ? F64_OUT_FEE_0TO1 : F64_OUT_FEE_1TO0]!;
+  const x = Math.floor(amountIn);
+  const less = x - Math.ceil(x * inFee);
+  if (!(less > 0)) return 0;
+  const swapped = Math.floor((less * rout) / (rin + less));
+  const out = swapped - Math.ceil(swapped * outFee);
+  return out > 0 ? out : 0;
+}
+
+/** Fee in basis points as shown in the API: trade fee plus creator fee (charged on one side or the other). */
+export function cpmmFeeBps(rec: RecordF64): number {
+  return rec.f64[F64_FEE_BPS]!;
+}

@@ -1,0 +1,98 @@
+/**
+ * The slab-record image of a CPMM state: which u64 and f64 parameter words mean what (the table is in
+ * this folder's README and must stay in step with these constants).
+ */
+import { PARAM_F64_WORDS, PARAM_U64_WORDS, type RecordFields } from '../types.js';
+import { FEE_RATE_DENOMINATOR, isCreatorFeeOnInput } from './math.js';
+import { CPMM_STATUS_OK, type CpmmState } from './state.js';
+
+/** u64 word indices. */
+export const U64_TRADE_FEE_RATE = 0;
+/** Effective creator fee rate (0 when the pool disabled the creator fee). */
+export const U64_CREATOR_FEE_RATE = 1;
+/** Protocol share of the trade fee (per 1e6). */
+export const U64_PROTOCOL_FEE_RATE = 2;
+/** Fund share of the trade fee (per 1e6). */
+export const U64_FUND_FEE_RATE = 3;
+/** creator_fee_on: 0 both, 1 token 0 only, 2 token 1 only. */
+export const U64_CREATOR_FEE_ON = 4;
+/** open_time (unix seconds). */
+export const U64_OPEN_TIME = 5;
+/** The pool's raw status bits. */
+export const U64_POOL_STATUS_BITS = 6;
+
+/** f64 word: fraction of a 0->1 input taken as fee before the curve (1 when 0->1 cannot trade). */
+export const F64_IN_FEE_0TO1 = 0;
+/** f64 word: fraction of a 0->1 curve output taken as creator fee. */
+export const F64_OUT_FEE_0TO1 = 1;
+/** f64 word: fraction of a 1->0 input taken as fee before the curve (1 when 1->0 cannot trade). */
+export const F64_IN_FEE_1TO0 = 2;
+/** f64 word: fraction of a 1->0 curve output taken as creator fee. */
+export const F64_OUT_FEE_1TO0 = 3;
+/** f64 word: fee in basis points as shown in the API (trade + creator rate). */
+export const F64_FEE_BPS = 4;
+
+const D = Number(FEE_RATE_DENOMINATOR);
+
+/**
+ * Input-side and output-side fee fractions of one direction. A direction the program rejects (creator fee
+ * on the input with trade + creator == 0: split_creator_fee divides by zero) gets an input fee of 1, so
+ * that float readers see a zero rate without a special case.
+ */
+function directionFees(state: CpmmState, zeroForOne: boolean): [inFee: number, outFee: number] {
+  const trade = Number(state.rates.tradeFeeRate);
+  const creator = Number(state.rates.creatorFeeRate);
+  if (isCreatorFeeOnInput(state.creatorFeeOn, zeroForOne)) {
+    return trade + creator === 0 ? [1, 0] : [(trade + creator) / D, 0];
+  }
+  return [trade / D, creator / D];
+}
+
+/** Writes a CPMM state into a slab record image (reserveA = token 0). */
+export function cpmmToRecord(state: CpmmState, out: RecordFields): void {
+  out.status = state.status;
+  out.reserveA = state.reserve0;
+  out.reserveB = state.reserve1;
+  const u = out.u64;
+  u.fill(0n, 0, PARAM_U64_WORDS);
+  u[U64_TRADE_FEE_RATE] = state.rates.tradeFeeRate;
+  u[U64_CREATOR_FEE_RATE] = state.rates.creatorFeeRate;
+  u[U64_PROTOCOL_FEE_RATE] = state.rates.protocolFeeRate;
+  u[U64_FUND_FEE_RATE] = state.rates.fundFeeRate;
+  u[U64_CREATOR_FEE_ON] = BigInt(state.creatorFeeOn);
+  u[U64_OPEN_TIME] = state.openTime;
+  u[U64_POOL_STATUS_BITS] = BigInt(state.poolStatusBits);
+  const f = out.f64;
+  f.fill(0, 0, PARAM_F64_WORDS);
+  const [in01, out01] = directionFees(state, true);
+  const [in10, out10] = directionFees(state, false);
+  f[F64_IN_FEE_0TO1] = in01;
+  f[F64_OUT_FEE_0TO1] = out01;
+  f[F64_IN_FEE_1TO0] = in10;
+  f[F64_OUT_FEE_1TO0] = out10;
+  f[F64_FEE_BPS] = (Number(state.rates.tradeFeeRate) + Number(state.rates.creatorFeeRate)) / 100;
+}
+
+/** Reads a CPMM state back from a slab record image (exact path; the f64 words are not needed). */
+export function cpmmFromRecord(rec: Readonly<RecordFields>): CpmmState {
+  const u = rec.u64;
+  return {
+    status: rec.status,
+    reserve0: rec.reserveA,
+    reserve1: rec.reserveB,
+    rates: {
+      tradeFeeRate: u[U64_TRADE_FEE_RATE]!,
+      creatorFeeRate: u[U64_CREATOR_FEE_RATE]!,
+      protocolFeeRate: u[U64_PROTOCOL_FEE_RATE]!,
+      fundFeeRate: u[U64_FUND_FEE_RATE]!,
+    },
+    creatorFeeOn: Number(u[U64_CREATOR_FEE_ON]!),
+    openTime: u[U64_OPEN_TIME]!,
+    poolStatusBits: Number(u[U64_POOL_STATUS_BITS]!),
+  };
+}
+
+/** True when the record's status allows trading (for float readers). */
+export function cpmmRecordTradable(status: number): boolean {
+  return status === CPMM_STATUS_OK;
+}

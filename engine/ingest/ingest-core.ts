@@ -1,0 +1,230 @@
+/**
+ * The single writer of the slabs: turns account updates into slot-consistent pool records. No I/O here; the
+ * runner feeds it snapshot accounts, stream updates and slot statuses.
+ */
+import bs58 from 'bs58';
+import { PARAM_F64_WORDS, PARAM_U64_WORDS, type ChainClock, type DexAdapter, type RecordFields } from '../adapters/types.js';
+import { dexIndex } from '../dex-ids.js';
+import type { MintTable } from '../slab/mint-table.js';
+import { VIEW_CONFIRMED, VIEW_LATEST, type PoolSlab } from '../slab/pool-slab.js';
+import { AccountCache } from './account-cache.js';
+import type { AccountUpdate } from './account-update.js';
+import { CLOCK_SYSVAR, decodeClock } from './clock.js';
+import { ConfirmTracker } from './confirm-tracker.js';
+import { PoolRegistry, type PoolEntry } from './pool-registry.js';
+import { SlotBatcher } from './slot-batcher.js';
+
+/** Pools whose records changed, and in which view. */
+export interface IngestChange {
+  /** Slab pool indices. */
+  readonly pools: readonly number[];
+  /** True: the confirmed view changed; false: the latest (processed) view changed. */
+  readonly confirmed: boolean;
+  readonly slot: bigint;
+}
+
+/** Slot statuses the core acts on. */
+export type SlotCommitment = 'processed' | 'confirmed' | 'finalized';
+
+/** Wiring of the core. */
+export interface IngestCoreOptions {
+  readonly slab: PoolSlab;
+  readonly mints: MintTable;
+  readonly adapters: readonly DexAdapter[];
+  /** Called after each applied batch and each confirmation with the pools whose records changed. */
+  readonly onChange: (change: IngestChange) => void;
+  /** Called when newly discovered pools depend on accounts the cache has not seen (fetch and watch them). */
+  readonly onMissingAccounts?: (addresses: readonly string[]) => void;
+  readonly now?: () => number;
+}
+
+/** Counters for stats and benchmarks. */
+export interface IngestCounters {
+  updates: number;
+  applied: number;
+  duplicates: number;
+  recordsWritten: number;
+  poolsDiscovered: number;
+}
+
+/** Slot-consistent ingest into the slabs. */
+export class IngestCore {
+  readonly cache = new AccountCache();
+  readonly registry = new PoolRegistry();
+  readonly counters: IngestCounters = { updates: 0, applied: 0, duplicates: 0, recordsWritten: 0, poolsDiscovered: 0 };
+  private readonly batcher = new SlotBatcher();
+  private readonly tracker = new ConfirmTracker();
+  private readonly byProgram = new Map<string, DexAdapter>();
+  private readonly now: () => number;
+  private clock: ChainClock = { slot: 0n, unixTimestamp: 0n, epoch: 0n };
+  private confirmedSlot = 0n;
+  private processedSlot = 0n;
+
+  constructor(private readonly opts: IngestCoreOptions) {
+    for (const a of opts.adapters) this.byProgram.set(a.programId, a);
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Highest slot reported processed (where a reconnect resumes with `from_slot`). */
+  get lastProcessedSlot(): bigint {
+    return this.processedSlot;
+  }
+
+  /** Every account the stream must watch by address: pool dependencies and the Clock sysvar. */
+  watchedAccounts(): string[] {
+    return [...new Set([...this.registry.dependencyAddresses(), CLOCK_SYSVAR])];
+  }
+
+  /**
+   * Applies a consistent snapshot read over RPC at `slot` (confirmed commitment): both views are written and
+   * marked confirmed.
+   */
+  applySnapshot(accounts: readonly AccountUpdate[], slot: bigint): void {
+    const dirty = new Set<PoolEntry>();
+    for (const u of accounts) this.ingest(u, dirty);
+    if (slot > this.confirmedSlot) this.confirmedSlot = slot;
+    if (slot > this.processedSlot) this.processedSlot = slot;
+    this.opts.slab.setConfirmedSlot(this.confirmedSlot);
+    this.opts.slab.setProcessedSlot(this.processedSlot);
+    this.writeDirty(dirty, slot);
+  }
+
+  /** A streamed account update: buffered until its slot is complete. */
+  pushAccount(u: AccountUpdate): void {
+    this.counters.updates++;
+    for (const batch of this.batcher.push(u)) this.applyBatch(batch);
+  }
+
+  /** A slot status from the slot stream. */
+  slotStatus(slot: bigint, status: SlotCommitment): void {
+    for (const batch of this.batcher.slotDone(slot)) this.applyBatch(batch);
+    if (slot > this.processedSlot) {
+      this.processedSlot = slot;
+      this.opts.slab.setProcessedSlot(slot);
+    }
+    if ((status === 'confirmed' || status === 'finalized') && slot > this.confirmedSlot) this.confirm(slot);
+  }
+
+  /** Applies whatever is still buffered (used before a snapshot boundary and at shutdown). */
+  flush(): void {
+    for (const batch of this.batcher.drain()) this.applyBatch(batch);
+  }
+
+  private applyBatch(batch: readonly AccountUpdate[]): void {
+    const dirty = new Set<PoolEntry>();
+    let slot = 0n;
+    for (const u of batch) {
+      if (u.slot > slot) slot = u.slot;
+      this.ingest(u, dirty);
+    }
+    this.writeDirty(dirty, slot);
+  }
+
+  /** Applies one account to the cache and marks the pools it changes. */
+  private ingest(u: AccountUpdate, dirty: Set<PoolEntry>): void {
+    if (!this.cache.apply(u)) {
+      this.counters.duplicates++;
+      return;
+    }
+    this.counters.applied++;
+    if (u.address === CLOCK_SYSVAR) {
+      this.clock = decodeClock(u.data);
+      this.opts.slab.setClock(this.clock);
+      return;
+    }
+    let pool = this.registry.get(u.address);
+    if (!pool) {
+      const adapter = this.byProgram.get(u.owner);
+      if (adapter && adapter.isPool(u.data)) pool = this.discover(adapter, u);
+    }
+    if (pool) dirty.add(pool);
+    for (const p of this.registry.dependentsOf(u.address)) dirty.add(p);
+  }
+
+  private discover(adapter: DexAdapter, u: AccountUpdate): PoolEntry | undefined {
+    const mints = this.opts.mints;
+    const desc = adapter.decodePool(u.address, u.data, (m) => {
+      const id = mints.idOf(m);
+      return id === undefined ? undefined : mints.decimals(id);
+    });
+    if (!desc) return undefined;
+    const mintA = mints.add(desc.mintA, desc.decimalsA);
+    const mintB = mints.add(desc.mintB, desc.decimalsB);
+    const index = this.opts.slab.addPool(bs58.decode(desc.address), dexIndex(desc.dex), mintA, mintB);
+    const entry: PoolEntry = { desc, adapter, index, latestSlot: 0n };
+    this.registry.add(entry);
+    this.counters.poolsDiscovered++;
+    const missing = desc.dependencies.filter((d) => !this.cache.has(d));
+    if (missing.length > 0) this.opts.onMissingAccounts?.(missing);
+    return entry;
+  }
+
+  /** Rebuilds and writes the latest view of every dirty pool as of `slot`. */
+  private writeDirty(dirty: Set<PoolEntry>, slot: bigint): void {
+    if (dirty.size === 0) return;
+    const now = this.now();
+    const written: number[] = [];
+    const confirmedNow: number[] = [];
+    for (const p of dirty) {
+      const fields = this.build(p);
+      if (!fields) continue;
+      const confirmed = slot <= this.confirmedSlot;
+      this.opts.slab.write(p.index, VIEW_LATEST, fields, slot, now, confirmed);
+      p.latestSlot = slot;
+      this.counters.recordsWritten++;
+      written.push(p.index);
+      if (confirmed) {
+        this.opts.slab.write(p.index, VIEW_CONFIRMED, fields, slot, now, true);
+        confirmedNow.push(p.index);
+      } else {
+        this.tracker.add(p.index, slot, fields, now);
+      }
+    }
+    if (written.length > 0) this.opts.onChange({ pools: written, confirmed: false, slot });
+    if (confirmedNow.length > 0) this.opts.onChange({ pools: confirmedNow, confirmed: true, slot });
+  }
+
+  private build(p: PoolEntry): RecordFields | null {
+    const poolData = this.cache.data(p.desc.address);
+    if (!poolData) return null;
+    const deps = new Map<string, Uint8Array>();
+    for (const d of p.desc.dependencies) {
+      const data = this.cache.data(d);
+      if (!data) return null;
+      deps.set(d, data);
+    }
+    const state = p.adapter.buildState(p.desc, poolData, deps, this.clock);
+    if (state === null) return null;
+    const fields = newRecordFields();
+    p.adapter.toRecord(state, fields);
+    return fields;
+  }
+
+  private confirm(slot: bigint): void {
+    this.confirmedSlot = slot;
+    this.opts.slab.setConfirmedSlot(slot);
+    const writes = this.tracker.confirm(slot);
+    if (writes.length === 0) return;
+    const pools: number[] = [];
+    for (const w of writes) {
+      this.opts.slab.write(w.pool, VIEW_CONFIRMED, w.fields, w.slot, w.updatedAtMs, true);
+      pools.push(w.pool);
+    }
+    // The latest view of a pool not written since that slot is now confirmed too.
+    for (const w of writes) {
+      if (this.registry.atIndex(w.pool)?.latestSlot === w.slot) this.opts.slab.setConfirmed(w.pool, VIEW_LATEST, true);
+    }
+    this.opts.onChange({ pools, confirmed: true, slot });
+  }
+}
+
+/** A fresh, zeroed record image. */
+export function newRecordFields(): RecordFields {
+  return {
+    status: 0,
+    reserveA: 0n,
+    reserveB: 0n,
+    u64: new Array<bigint>(PARAM_U64_WORDS).fill(0n),
+    f64: new Array<number>(PARAM_F64_WORDS).fill(0),
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * The pricing side of the shell: resolves tokens against the catalog and the mint table, reads prices directly
+ * from the slabs (a single price costs microseconds, far less than a worker round trip: bench/README.md),
+ * sends large batches to the worker pool, and turns ingest changes into price-change notifications.
+ */
+import bs58 from 'bs58';
+import type { DexAdapter } from '../adapters/types.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { PriceDeriver, type PriceConfig } from '../router/price.js';
+import type { PriceEntry } from '../router/price-types.js';
+import type { MintTable } from '../slab/mint-table.js';
+import type { PoolSlab } from '../slab/pool-slab.js';
+import { Topology } from '../slab/topology.js';
+import type { PriceChange, PriceService, ResolvedToken } from './price-service-types.js';
+
+/** Runs a batch of prices elsewhere (the worker pool); absent: batches are read on this thread. */
+export type BatchPricer = (tokens: readonly ResolvedToken[], optimistic: boolean) => Promise<PriceEntry[]>;
+
+/** Wiring of {@link SlabPriceService}. */
+export interface SlabPriceServiceOptions {
+  readonly slab: PoolSlab;
+  readonly mints: MintTable;
+  readonly adapters: readonly (DexAdapter | undefined)[];
+  readonly catalog: Catalog;
+  readonly priceConfig?: PriceConfig;
+  readonly batchPricer?: BatchPricer;
+  /** Batches at least this large go to `batchPricer`; smaller ones are read directly. */
+  readonly batchThreshold?: number;
+}
+
+/** {@link PriceService} over the slabs. */
+export class SlabPriceService implements PriceService {
+  private isReady = false;
+  private readonly topology: Topology;
+  private readonly deriver: PriceDeriver;
+  private readonly listeners = new Set<(c: PriceChange) => void>();
+  private readonly anchorIds = new Set<number>();
+  private readonly tracked: ResolvedToken[];
+
+  constructor(private readonly o: SlabPriceServiceOptions) {
+    this.topology = new Topology(o.slab);
+    this.deriver = new PriceDeriver({ slab: o.slab, mints: o.mints, topology: this.topology, adapters: o.adapters }, o.catalog, o.priceConfig);
+    this.tracked = o.catalog.tokens.map((t) => ({ token: t.symbol, mint: t.mint, tracked: true, indexed: false }));
+  }
+
+  /** Marks the startup snapshot as loaded. */
+  setReady(): void {
+    this.isReady = true;
+  }
+
+  ready(): boolean {
+    return this.isReady;
+  }
+
+  poolCount(): number {
+    return this.o.slab.count();
+  }
+
+  resolve(input: string): ResolvedToken | null {
+    const s = input.trim();
+    const bySymbol = this.o.catalog.bySymbolName(s);
+    const entry = bySymbol ?? (isMint(s) ? this.o.catalog.byMintAddress(s) : undefined);
+    if (entry) return { token: entry.symbol, mint: entry.mint, tracked: true, indexed: this.o.mints.idOf(entry.mint) !== undefined };
+    if (!isMint(s)) return null;
+    return { token: s, mint: s, tracked: false, indexed: this.o.mints.idOf(s) !== undefined };
+  }
+
+  trackedTokens(): readonly ResolvedToken[] {
+    return this.tracked.map((t) => ({ ...t, indexed: this.o.mints.idOf(t.mint) !== undefined }));
+  }
+
+  price(token: ResolvedToken, optimistic: boolean): PriceEntry {
+    return this.deriver.price(token.token, token.mint, optimistic);
+  }
+
+  async prices(tokens: readonly ResolvedToken[], optimistic: boolean): Promise<PriceEntry[]> {
+    const threshold = this.o.batchThreshold ?? Number.POSITIVE_INFINITY;
+    if (this.o.batchPricer && tokens.length >= threshold) return this.o.batchPricer(tokens, optimistic);
+    const now = Date.now();
+    return tokens.map((t) => this.deriver.price(t.token, t.mint, optimistic, now));
+  }
+
+  onChange(listener: (change: PriceChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Ingest changed these pools: notify the mints whose prices may move. A pool moves its own two mints and,
+   * through a non-USD mint (an intermediate such as SOL), every mint paired with it; USD anchors do not propagate.
+   */
+  poolsChanged(pools: readonly number[], confirmed: boolean): void {
+    if (this.listeners.size === 0) return;
+    this.refreshAnchors();
+    const ids = new Set<number>();
+    for (const pool of pools) {
+      const { mintA, mintB } = this.o.slab.poolMints(pool);
+      for (const m of [mintA, mintB]) {
+        ids.add(m);
+        if (this.anchorIds.has(m)) continue;
+        for (const p of this.topology.poolsOf(m)) {
+          const pm = this.o.slab.poolMints(p);
+          ids.add(pm.mintA);
+          ids.add(pm.mintB);
+        }
+      }
+    }
+    const change: PriceChange = { mints: [...ids].map((id) => this.o.mints.mintOf(id)), confirmed };
+    for (const l of this.listeners) l(change);
+  }
+
+  private refreshAnchors(): void {
+    if (this.anchorIds.size === this.o.catalog.usdMints.length) return;
+    for (const m of this.o.catalog.usdMints) {
+      const id = this.o.mints.idOf(m);
+      if (id !== undefined) this.anchorIds.add(id);
+    }
+  }
+}
+
+/** True when `s` is a base58 string of a 32-byte public key. */
+export function isMint(s: string): boolean {
+  if (s.length < 32 || s.length > 44) return false;
+  try {
+    return bs58.decode(s).length === 32;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,237 @@
+/**
+ * The fixed, named request pipeline every route runs:
+ *
+ *   copy request -> onAborted -> auth -> rate limit -> anonymous cache -> handler -> serialize -> corked write
+ *
+ * `runPipeline` holds the stages after the copy and never throws or rejects: anything thrown becomes a catalog
+ * error (500 INTERNAL for the unexpected, logged). `mountRoute` is the uWS glue around it.
+ */
+import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
+import { isCacheableStatus, type CachedReply, type ResponseCache } from './anon-cache.js';
+import type { AuthStage } from './auth.js';
+import { errorAnswer, internalErrorAnswer, isApiError, statusLine } from './errors.js';
+import { log } from './log.js';
+import { isPromiseLike, step, type MaybePromise } from './maybe-promise.js';
+import type { RateLimitStage } from './rate-limit.js';
+import { ANONYMOUS, isStreamReply, type Reply, type RequestContext, type StreamReply } from './request-context.js';
+import type { RouteDef } from './route.js';
+import type { SseHub } from './sse.js';
+
+/** The pluggable stages of the pipeline. */
+export interface PipelineStages {
+  readonly auth: AuthStage;
+  readonly rateLimit: RateLimitStage;
+  /** Null disables the anonymous cache. */
+  readonly cache: ResponseCache | null;
+}
+
+/** A serialized answer, ready to write. `cache` tells whether the anonymous cache answered. */
+export interface WireReply {
+  readonly kind: 'reply';
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | Buffer;
+  readonly cache?: 'hit' | 'miss';
+}
+
+/** A validated stream request, ready to open. */
+export interface WireStream {
+  readonly kind: 'stream';
+  readonly headers: Readonly<Record<string, string>>;
+  readonly stream: StreamReply['stream'];
+}
+
+/** What the pipeline produces for one request. */
+export type PipelineOutcome = WireReply | WireStream;
+
+const JSON_TYPE = 'application/json';
+
+/** Serializes a handler reply: objects to JSON, strings and buffers as given; default content type JSON. */
+export function serializeReply(reply: Reply): WireReply {
+  const b = reply.body;
+  const body = typeof b === 'string' || Buffer.isBuffer(b) ? b : b instanceof Uint8Array ? Buffer.from(b) : JSON.stringify(b ?? null);
+  const headers = reply.headers?.['content-type'] ? { ...reply.headers } : { 'content-type': JSON_TYPE, ...reply.headers };
+  return { kind: 'reply', status: reply.status, headers, body };
+}
+
+/** Turns anything thrown into a serialized catalog error (500 INTERNAL for the unexpected, logged). */
+export function toErrorWire(e: unknown, routeName: string, path: string, extraHeaders: Record<string, string> = {}): WireReply {
+  let answer;
+  if (isApiError(e)) {
+    answer = errorAnswer(e);
+    if (answer.status >= 500 && answer.status !== 503) log.warn('api error', { route: routeName, path, code: e.code, msg: e.message });
+  } else {
+    // Never leak internals to the client; log them instead.
+    log.error('unhandled error in request pipeline', { route: routeName, path, err: e });
+    answer = internalErrorAnswer();
+  }
+  return {
+    kind: 'reply',
+    status: answer.status,
+    headers: { 'content-type': JSON_TYPE, ...extraHeaders, ...answer.headers },
+    body: JSON.stringify(answer.body),
+  };
+}
+
+function withHeaders(w: CachedReply, extra: Record<string, string>, cache?: 'hit' | 'miss'): WireReply {
+  const headers = cache ? { ...w.headers, ...extra, 'x-cache': cache } : { ...w.headers, ...extra };
+  return cache ? { kind: 'reply', status: w.status, headers, body: w.body, cache } : { kind: 'reply', status: w.status, headers, body: w.body };
+}
+
+/** The anonymous-cache key of a request: the full URL. */
+export function cacheKey(ctx: RequestContext): string {
+  return ctx.rawQuery ? `${ctx.path}?${ctx.rawQuery}` : ctx.path;
+}
+
+/**
+ * Runs auth -> rate limit -> anonymous cache -> handler -> serialize for one request. Synchronous when every
+ * stage is; never throws and never rejects.
+ */
+export function runPipeline(route: RouteDef, ctx: RequestContext, stages: PipelineStages): MaybePromise<PipelineOutcome> {
+  const extraHeaders: Record<string, string> = {};
+  const fail = (e: unknown): WireReply => toErrorWire(e, route.name, ctx.path, extraHeaders);
+  try {
+    const out = step(stages.auth(ctx, route), (principal) => {
+      ctx.principal = principal;
+      return step(route.meter !== null ? stages.rateLimit(ctx, route) : undefined, (rl): MaybePromise<PipelineOutcome> => {
+        if (rl?.headers) Object.assign(extraHeaders, rl.headers);
+        const key =
+          route.anonCacheTtlMs > 0 && stages.cache !== null && principal === ANONYMOUS ? cacheKey(ctx) : null;
+        if (key !== null) {
+          const hit = stages.cache!.get(key);
+          if (hit) return withHeaders(hit, extraHeaders, 'hit');
+        }
+        return step(route.handler(ctx), (reply): PipelineOutcome => {
+          if (isStreamReply(reply)) return { kind: 'stream', headers: { ...extraHeaders }, stream: reply.stream };
+          const wire = serializeReply(reply);
+          if (key !== null && isCacheableStatus(wire.status)) stages.cache!.set(key, wire, route.anonCacheTtlMs);
+          return withHeaders(wire, extraHeaders, key !== null ? 'miss' : undefined);
+        });
+      });
+    });
+    return isPromiseLike(out) ? out.then(undefined, fail) : out;
+  } catch (e) {
+    return fail(e);
+  }
+}
+
+/** Request headers every route copies. */
+const BASE_HEADERS = ['x-api-key', 'accept'] as const;
+
+/** Headers added to every answer of a GET route. */
+export const CORS_HEADERS: Readonly<Record<string, string>> = { 'access-control-allow-origin': '*' };
+
+/** Counts requests between copy and write, so `close()` can wait for them. */
+export interface InflightTracker {
+  inflight: number;
+}
+
+/** What `mountRoute` needs besides the route. */
+export interface MountDeps {
+  readonly stages: PipelineStages;
+  readonly hub: SseHub;
+  readonly tracker: InflightTracker;
+}
+
+function paramNames(pattern: string): string[] {
+  return pattern
+    .split('/')
+    .filter((s) => s.startsWith(':'))
+    .map((s) => s.slice(1));
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/**
+ * Copies what the pipeline needs out of uWS. Why: `HttpRequest` is stack-allocated and invalid once the
+ * handler returns (so after any await or callback); everything must be read here, synchronously.
+ */
+export function copyRequest(req: HttpRequest, res: HttpResponse, route: RouteDef, params: readonly string[]): RequestContext {
+  const headers: Record<string, string> = {};
+  for (const h of BASE_HEADERS) {
+    // Why: uWS only matches lower-case header names.
+    const v = req.getHeader(h);
+    if (v) headers[h] = v;
+  }
+  if (route.copyHeaders) {
+    for (const h of route.copyHeaders) {
+      const v = req.getHeader(h);
+      if (v) headers[h] = v;
+    }
+  }
+  const p: Record<string, string> = {};
+  for (let i = 0; i < params.length; i++) p[params[i]!] = safeDecode(req.getParameter(i));
+  const rawQuery = req.getQuery() ?? '';
+  return {
+    method: req.getMethod(),
+    path: req.getUrl(),
+    rawQuery,
+    query: new URLSearchParams(rawQuery),
+    params: p,
+    headers,
+    // Why: the remote address lives on the socket; read it now, the response may be gone after an abort.
+    remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
+    receivedAtMs: Date.now(),
+    principal: ANONYMOUS,
+  };
+}
+
+/** Writes a serialized answer. Must run inside a corked callback (or the request handler itself). */
+export function writeWire(res: HttpResponse, w: WireReply): void {
+  res.writeStatus(statusLine(w.status));
+  for (const k in w.headers) res.writeHeader(k, w.headers[k]!);
+  for (const k in CORS_HEADERS) res.writeHeader(k, CORS_HEADERS[k]!);
+  res.end(w.body);
+}
+
+interface Lifecycle {
+  aborted: boolean;
+  onAbort: (() => void) | null;
+}
+
+function deliver(res: HttpResponse, life: Lifecycle, out: PipelineOutcome, route: RouteDef, deps: MountDeps): void {
+  deps.tracker.inflight--;
+  // Why: touching `res` after onAborted fired throws ("must not be accessed after ... onAborted").
+  if (life.aborted) return;
+  // Why: writes outside the request handler must be corked (one syscall; uWS warns otherwise). Inside the
+  // handler (sync path) uWS is already corked and a nested cork just runs the callback.
+  res.cork(() => {
+    if (out.kind === 'reply') {
+      writeWire(res, out);
+      return;
+    }
+    const client = deps.hub.open(res, out.stream.firstFrame, { ...CORS_HEADERS, ...out.headers });
+    life.onAbort = () => deps.hub.remove(client);
+    try {
+      out.stream.open(client);
+    } catch (e) {
+      log.error('stream open failed', { route: route.name, err: e });
+      deps.hub.end(client);
+    }
+  });
+}
+
+/** Registers `route` on `app`, running the fixed pipeline for each request. */
+export function mountRoute(app: TemplatedApp, route: RouteDef, deps: MountDeps): void {
+  const params = paramNames(route.pattern);
+  app[route.method](route.pattern, (res, req) => {
+    const ctx = copyRequest(req, res, route, params);
+    const life: Lifecycle = { aborted: false, onAbort: null };
+    // Why: returning from a handler without responding and without an abort handler aborts the whole
+    // process; attaching it always is cheap and also tells async paths and streams the client left.
+    res.onAborted(() => {
+      life.aborted = true;
+      life.onAbort?.();
+    });
+    deps.tracker.inflight++;
+    const out = runPipeline(route, ctx, deps.stages);
+    if (isPromiseLike(out)) out.then((o) => deliver(res, life, o, route, deps));
+    else deliver(res, life, out, route, deps);
+  });
+}

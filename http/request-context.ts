@@ -1,0 +1,88 @@
+/**
+ * The plain request context handlers receive, and the reply shapes they return. Nothing here touches uWS, so
+ * handlers are testable without sockets.
+ */
+import type { MaybePromise } from './maybe-promise.js';
+import type { SseClient } from './sse.js';
+
+/** Who is calling, as decided by the auth stage. */
+export type Principal =
+  | { readonly kind: 'anonymous' }
+  | { readonly kind: 'key'; readonly apiKey: string; readonly via: 'header' | 'query' };
+
+/** The anonymous principal (shared, immutable). */
+export const ANONYMOUS: Principal = Object.freeze({ kind: 'anonymous' });
+
+/** Everything a stage or handler may read about a request, copied out of uWS before any await. */
+export interface RequestContext {
+  /** Lower-case method (`get`). */
+  readonly method: string;
+  /** Path without the query string. */
+  readonly path: string;
+  /** Raw query string without `?` ('' when none). */
+  readonly rawQuery: string;
+  /** Decoded query parameters. */
+  readonly query: URLSearchParams;
+  /** Path parameters by name (`:token` -> `token`), URL-decoded. */
+  readonly params: Readonly<Record<string, string>>;
+  /** The request headers the pipeline copies (lower-case names). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Peer address as text. */
+  readonly remoteAddress: string;
+  /** When the request arrived (epoch ms). */
+  readonly receivedAtMs: number;
+  /** Set by the auth stage. */
+  principal: Principal;
+}
+
+/** A plain reply: status, a body (object to serialize, or pre-serialized), optional headers. */
+export interface Reply {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** What a stream handler returns once the request is validated: the first frame and the open hook. */
+export interface StreamReply {
+  readonly stream: {
+    /** Serialized first frame (`ready`), written together with the headers. */
+    readonly firstFrame: string;
+    /** Called once the SSE client is registered; may start async work (snapshots). */
+    open(client: SseClient): void;
+  };
+}
+
+/** A route handler: plain context in, plain reply (or a stream) out. */
+export type RouteHandler = (ctx: RequestContext) => MaybePromise<Reply | StreamReply>;
+
+/** True when the handler's answer opens a stream. */
+export function isStreamReply(r: Reply | StreamReply): r is StreamReply {
+  return (r as StreamReply).stream !== undefined;
+}
+
+/** Fields to build a context in tests or tools. */
+export interface RequestContextInit {
+  method?: string;
+  path: string;
+  rawQuery?: string;
+  params?: Record<string, string>;
+  headers?: Record<string, string>;
+  remoteAddress?: string;
+  receivedAtMs?: number;
+}
+
+/** Builds a {@link RequestContext} from plain fields. */
+export function createRequestContext(init: RequestContextInit): RequestContext {
+  const rawQuery = init.rawQuery ?? '';
+  return {
+    method: init.method ?? 'get',
+    path: init.path,
+    rawQuery,
+    query: new URLSearchParams(rawQuery),
+    params: init.params ?? {},
+    headers: init.headers ?? {},
+    remoteAddress: init.remoteAddress ?? '127.0.0.1',
+    receivedAtMs: init.receivedAtMs ?? Date.now(),
+    principal: ANONYMOUS,
+  };
+}

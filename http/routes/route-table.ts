@@ -1,0 +1,28 @@
+/**
+ * The route table: every route the server mounts, in one place.
+ */
+import type { PriceService } from '../../engine/services/price-service-types.js';
+import type { PriceFanout } from '../price-fanout.js';
+import type { RouteDef } from '../route.js';
+import { healthRoute } from './health.js';
+import { priceStreamRoute } from './price-stream.js';
+import { priceRoute, pricesRoute } from './prices.js';
+
+/** What the routes need. */
+export interface RouteDeps {
+  readonly priceService: PriceService;
+  readonly fanout: PriceFanout;
+  /** Anonymous cache TTL of the price routes (default 2 s). */
+  readonly anonCacheTtlMs?: number;
+}
+
+/** Builds the route table. */
+export function buildRoutes(deps: RouteDeps): RouteDef[] {
+  const opts = deps.anonCacheTtlMs === undefined ? {} : { anonCacheTtlMs: deps.anonCacheTtlMs };
+  return [
+    healthRoute(deps.priceService),
+    priceRoute(deps.priceService, opts),
+    pricesRoute(deps.priceService, opts),
+    priceStreamRoute(deps.priceService, deps.fanout),
+  ];
+}

@@ -1,0 +1,115 @@
+/**
+ * Assembles the HTTP shell: the uWS app (native only), the route table behind the fixed pipeline, the SSE hub
+ * and price fan-out, CORS, the 404 fallback, and a graceful close.
+ */
+import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
+import type { PriceService } from '../engine/services/price-service-types.js';
+import { AnonymousCache } from './anon-cache.js';
+import { acceptAnyKeyAuth, type AuthStage } from './auth.js';
+import { ApiError } from './errors.js';
+import { log } from './log.js';
+import { CORS_HEADERS, mountRoute, toErrorWire, writeWire, type InflightTracker, type PipelineStages } from './pipeline.js';
+import { PriceFanout } from './price-fanout.js';
+import { noRateLimit, type RateLimitStage } from './rate-limit.js';
+import { buildRoutes } from './routes/index.js';
+import { SseHub } from './sse.js';
+import { loadUws } from './uws.js';
+
+/** Options of {@link createServer}. */
+export interface ServerOptions {
+  /** The pricing side. */
+  readonly priceService: PriceService;
+  /** Port to listen on; 0 picks a free port. */
+  readonly port: number;
+  /** Interface to bind; default `0.0.0.0`. */
+  readonly host?: string;
+  /** Auth stage; default: any non-empty key passes (until key storage lands). */
+  readonly auth?: AuthStage;
+  /** Rate-limit stage; default: no-op. */
+  readonly rateLimit?: RateLimitStage;
+  /** Anonymous cache TTL of the price routes in ms; default 2000. */
+  readonly anonCacheTtlMs?: number;
+  /** SSE heartbeat period in ms; default 15000. */
+  readonly heartbeatMs?: number;
+  /** How long `close()` waits for in-flight requests before dropping connections; default 5000 ms. */
+  readonly shutdownGraceMs?: number;
+}
+
+/** A listening server. */
+export interface RunningServer {
+  /** The bound port (useful with port 0). */
+  readonly port: number;
+  /** Connected SSE clients (tests, metrics). */
+  sseClientCount(): number;
+  /** Ends SSE streams, stops listening, waits for in-flight requests, then drops remaining connections. */
+  close(): Promise<void>;
+}
+
+const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
+  ...CORS_HEADERS,
+  'access-control-allow-methods': 'GET, POST, PATCH, DELETE, OPTIONS',
+  'access-control-allow-headers': 'x-api-key, content-type, accept',
+  'access-control-max-age': '600',
+};
+
+/** Creates the uWS app with every route and starts listening. Rejects if the port cannot be bound. */
+export async function createServer(opts: ServerOptions): Promise<RunningServer> {
+  // Fail hard on the JS fallback (different SSE/backpressure semantics, no faster than node:http).
+  const uWS = loadUws();
+  const app: TemplatedApp = uWS.App();
+  const hub = new SseHub({ heartbeatMs: opts.heartbeatMs ?? 15_000 });
+  const fanout = new PriceFanout(opts.priceService, hub);
+  const stages: PipelineStages = {
+    auth: opts.auth ?? acceptAnyKeyAuth,
+    rateLimit: opts.rateLimit ?? noRateLimit,
+    cache: new AnonymousCache(),
+  };
+  const tracker: InflightTracker = { inflight: 0 };
+  const routes = buildRoutes({
+    priceService: opts.priceService,
+    fanout,
+    ...(opts.anonCacheTtlMs === undefined ? {} : { anonCacheTtlMs: opts.anonCacheTtlMs }),
+  });
+  for (const r of routes) mountRoute(app, r, { stages, hub, tracker });
+
+  // CORS preflight for browsers sending x-api-key.
+  app.options('/*', (res) => {
+    res.writeStatus('204 No Content');
+    for (const k in PREFLIGHT_HEADERS) res.writeHeader(k, PREFLIGHT_HEADERS[k]!);
+    res.end();
+  });
+  // Anything else: 404 ROUTE_NOT_FOUND. Synchronous answer inside the handler: no onAborted needed.
+  app.any('/*', (res, req) => {
+    const method = req.getMethod().toUpperCase();
+    const path = req.getUrl();
+    writeWire(res, toErrorWire(new ApiError('ROUTE_NOT_FOUND', `No route for ${method} ${path}`), 'unmatched', path));
+  });
+
+  const host = opts.host ?? '0.0.0.0';
+  const listenSocket = await new Promise<us_listen_socket>((resolve, reject) => {
+    app.listen(host, opts.port, (ls) => {
+      if (ls) resolve(ls);
+      else reject(new Error(`cannot listen on ${host}:${opts.port}`));
+    });
+  });
+  const port = uWS.us_socket_local_port(listenSocket as unknown as Parameters<typeof uWS.us_socket_local_port>[0]);
+  log.info('http listening', { host, port });
+
+  let closing: Promise<void> | null = null;
+  const close = async (): Promise<void> => {
+    fanout.close();
+    hub.close();
+    uWS.us_listen_socket_close(listenSocket);
+    const deadline = Date.now() + (opts.shutdownGraceMs ?? 5000);
+    while (tracker.inflight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    // Idle keep-alive connections would keep the loop alive; the runtime's App has close() (absent from types).
+    (app as unknown as { close?: () => void }).close?.();
+    log.info('http closed', { port, inflightLeft: tracker.inflight });
+  };
+
+  return {
+    port,
+    sseClientCount: () => hub.size,
+    close: () => (closing ??= close()),
+  };
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# `make run`: starts the localnet and the service wired to it, prints the URLs, stops both on Ctrl-C.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PORT="${PORT:-8080}"
+LOCALNET_RPC_PORT="${LOCALNET_RPC_PORT:-8899}"
+LOCALNET_GRPC_PORT="${LOCALNET_GRPC_PORT:-10000}"
+mkdir -p data
+pids=()
+cleanup() {
+  trap - INT TERM EXIT
+  for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+}
+trap cleanup INT TERM EXIT
+
+LOCALNET_RPC_PORT="$LOCALNET_RPC_PORT" LOCALNET_GRPC_PORT="$LOCALNET_GRPC_PORT" \
+  node dist/fixtures/localnet/main.js >data/localnet.log 2>&1 &
+pids+=($!)
+for _ in $(seq 1 100); do
+  grep -q LOCALNET_READY data/localnet.log 2>/dev/null && break
+  kill -0 "${pids[0]}" 2>/dev/null || { cat data/localnet.log; echo "localnet failed to start" >&2; exit 1; }
+  sleep 0.2
+done
+echo "localnet: JSON-RPC http://127.0.0.1:${LOCALNET_RPC_PORT}  Geyser gRPC http://127.0.0.1:${LOCALNET_GRPC_PORT}  (log: data/localnet.log)"
+
+PORT="$PORT" RPC_URL="http://127.0.0.1:${LOCALNET_RPC_PORT}" GEYSER_ENDPOINT="http://127.0.0.1:${LOCALNET_GRPC_PORT}" \
+  node dist/http/main.js &
+pids+=($!)
+echo "service:  http://127.0.0.1:${PORT}  (try: curl http://127.0.0.1:${PORT}/v1/price/SOL)"
+wait -n "${pids[@]}"

@@ -1,0 +1,56 @@
+/**
+ * Starts the ingest worker from the main thread and relays its messages.
+ */
+import { Worker } from 'node:worker_threads';
+import type { IngestMessage, IngestWorkerData } from './protocol.js';
+
+/** Callbacks of the ingest worker. */
+export interface IngestHostHandlers {
+  onReady(pools: number): void;
+  onChange(pools: readonly number[], confirmed: boolean, slot: bigint): void;
+  onLog(level: 'debug' | 'info' | 'warn' | 'error', msg: string, ctx?: Record<string, unknown>): void;
+  onExit(code: number): void;
+}
+
+/** A running ingest worker. */
+export interface IngestHost {
+  /** Latest stats reported by the worker. */
+  stats(): Record<string, number | boolean | string>;
+  /** Stops the worker. */
+  stop(): Promise<void>;
+}
+
+/** Starts `workers/ingest.worker.js` with the shared slabs. */
+export function startIngestWorker(data: IngestWorkerData, h: IngestHostHandlers): IngestHost {
+  const worker = new Worker(new URL('./ingest.worker.js', import.meta.url), { workerData: data });
+  let stats: Record<string, number | boolean | string> = {};
+  worker.on('message', (m: IngestMessage) => {
+    switch (m.type) {
+      case 'ready':
+        h.onReady(m.pools);
+        break;
+      case 'change':
+        h.onChange(m.pools, m.confirmed, BigInt(m.slot));
+        break;
+      case 'stats':
+        stats = m.stats;
+        break;
+      case 'log':
+        h.onLog(m.level, m.msg, m.ctx);
+        break;
+      case 'fatal':
+        h.onLog('error', m.error);
+        break;
+    }
+  });
+  worker.on('error', (e) => h.onLog('error', 'ingest worker crashed', { error: e.message }));
+  worker.on('exit', (code) => h.onExit(code));
+  return {
+    stats: () => stats,
+    async stop(): Promise<void> {
+      worker.postMessage({ type: 'stop' });
+      await Promise.race([new Promise((r) => worker.once('exit', r)), new Promise((r) => setTimeout(r, 2000))]);
+      await worker.terminate();
+    },
+  };
+}

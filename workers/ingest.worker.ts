@@ -1,0 +1,73 @@
+/**
+ * The ingest thread: the only writer of the slabs. Snapshot over RPC, then the Geyser stream, decoded by the
+ * adapters into slot-consistent records; reports readiness, changed pools and stats to the main thread.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { ADAPTERS } from '../engine/adapters/registry.js';
+import { createGeyserTransport } from '../engine/chain/geyser-factory.js';
+import { RpcClient } from '../engine/chain/rpc-client.js';
+import { IngestCore } from '../engine/ingest/ingest-core.js';
+import { IngestRunner } from '../engine/ingest/ingest-runner.js';
+import { MintTable } from '../engine/slab/mint-table.js';
+import { PoolSlab } from '../engine/slab/pool-slab.js';
+import type { IngestMessage, IngestWorkerData } from './protocol.js';
+
+const data = workerData as IngestWorkerData;
+const port = parentPort!;
+const post = (m: IngestMessage): void => port.postMessage(m);
+
+const slab = PoolSlab.attach(data.poolSab);
+const mints = MintTable.attach(data.mintSab);
+let runner: IngestRunner | undefined;
+const core = new IngestCore({
+  slab,
+  mints,
+  adapters: ADAPTERS,
+  onChange: (c) => post({ type: 'change', pools: c.pools, confirmed: c.confirmed, slot: c.slot.toString() }),
+  onMissingAccounts: (a) => runner?.noteMissing(a),
+});
+runner = new IngestRunner({
+  rpc: new RpcClient(data.rpcUrl),
+  connect: () => createGeyserTransport(data.transport, { url: data.geyserUrl, xToken: data.geyserXToken }),
+  core,
+  adapters: ADAPTERS,
+  pingIntervalMs: data.pingIntervalMs,
+  silenceMs: data.silenceMs,
+  log: (level, msg, ctx) => post({ type: 'log', level, msg, ctx }),
+  onReady: () => post({ type: 'ready', pools: core.registry.size }),
+});
+
+const statsTimer = setInterval(() => {
+  post({
+    type: 'stats',
+    stats: {
+      ...core.counters,
+      ...runner!.stats,
+      processedSlot: core.lastProcessedSlot.toString(),
+      pools: core.registry.size,
+    },
+  });
+}, data.statsIntervalMs);
+statsTimer.unref();
+
+port.on('message', (m: { type: string }) => {
+  if (m.type === 'stop') {
+    runner?.stop();
+    clearInterval(statsTimer);
+    port.close();
+  }
+});
+
+/** Startup with retries: the snapshot must load before the service is ready; RPC may not be up yet. */
+async function startWithRetry(): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await runner!.start();
+      return;
+    } catch (e) {
+      post({ type: 'log', level: 'warn', msg: 'ingest start failed; retrying', ctx: { error: (e as Error).message, attempt } });
+      await new Promise((r) => setTimeout(r, Math.min(5000, 250 * 2 ** attempt)));
+    }
+  }
+}
+void startWithRetry();

@@ -1,0 +1,71 @@
+/**
+ * The typed, versioned task protocol between the main thread and the quote workers. A worker refuses a task of
+ * another version (a mixed deploy must fail loudly, not misread fields).
+ */
+import type { PriceEntry } from '../engine/router/price-types.js';
+
+/** Version of the task protocol; bump on any change of a task or result shape. */
+export const TASK_PROTOCOL_VERSION = 1;
+
+/** A token to price: the label shown and the canonical mint. */
+export interface PriceItem {
+  readonly token: string;
+  readonly mint: string;
+}
+
+/** Prices of many tokens, one task per request. */
+export interface PricesTask {
+  readonly v: typeof TASK_PROTOCOL_VERSION;
+  readonly kind: 'prices';
+  readonly items: readonly PriceItem[];
+  readonly optimistic: boolean;
+}
+
+/** A no-op round trip, for measuring dispatch cost. */
+export interface PingTask {
+  readonly v: typeof TASK_PROTOCOL_VERSION;
+  readonly kind: 'ping';
+}
+
+/** Every task. */
+export type QuoteTask = PricesTask | PingTask;
+
+/** Result of a {@link PricesTask}. */
+export interface PricesResult {
+  readonly v: typeof TASK_PROTOCOL_VERSION;
+  readonly entries: PriceEntry[];
+}
+
+/** Result of a {@link PingTask}. */
+export interface PingResult {
+  readonly v: typeof TASK_PROTOCOL_VERSION;
+  readonly pong: true;
+}
+
+/** What the quote worker receives at start: the shared slabs. */
+export interface QuoteWorkerData {
+  readonly poolSab: SharedArrayBuffer;
+  readonly mintSab: SharedArrayBuffer;
+  readonly catalogFile?: string;
+}
+
+/** Messages from the ingest worker to the main thread. */
+export type IngestMessage =
+  | { readonly type: 'ready'; readonly pools: number }
+  | { readonly type: 'change'; readonly pools: readonly number[]; readonly confirmed: boolean; readonly slot: string }
+  | { readonly type: 'stats'; readonly stats: Record<string, number | boolean | string> }
+  | { readonly type: 'log'; readonly level: 'debug' | 'info' | 'warn' | 'error'; readonly msg: string; readonly ctx?: Record<string, unknown> }
+  | { readonly type: 'fatal'; readonly error: string };
+
+/** Settings the ingest worker receives at start. */
+export interface IngestWorkerData {
+  readonly poolSab: SharedArrayBuffer;
+  readonly mintSab: SharedArrayBuffer;
+  readonly rpcUrl: string;
+  readonly geyserUrl: string;
+  readonly geyserXToken?: string;
+  readonly transport: 'napi' | 'grpc-js';
+  readonly pingIntervalMs: number;
+  readonly silenceMs: number;
+  readonly statsIntervalMs: number;
+}
