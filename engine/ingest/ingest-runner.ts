@@ -2,14 +2,14 @@
  * The I/O side of ingest: the startup snapshot over RPC, then the Geyser stream, with reconnect (backoff and
  * `from_slot`), keep-alive pings, silence detection, and re-subscription when new pools bring new accounts.
  */
-import bs58 from 'bs58';
 import type { DexAdapter } from '../adapters/types.js';
 import type { GeyserSubscription, GeyserTransport } from '../chain/geyser-transport.js';
 import type { RpcClient } from '../chain/rpc-client.js';
 import type { SubscribeUpdate } from '../chain/yellowstone.js';
 import type { AccountUpdate } from './account-update.js';
 import { CLOCK_SYSVAR } from './clock.js';
-import type { IngestCore, SlotCommitment } from './ingest-core.js';
+import { applyGeyserUpdate } from './geyser-update.js';
+import type { IngestCore } from './ingest-core.js';
 import { buildSubscribeRequest, toRpcFilters } from './subscription.js';
 
 /** Log sink of the runner. */
@@ -40,8 +40,6 @@ export interface IngestRunnerStats {
   lastMessageAtMs: number;
   connected: boolean;
 }
-
-const SLOT_STATUS: Record<number, SlotCommitment | undefined> = { 0: 'processed', 1: 'confirmed', 2: 'finalized' };
 
 /** Snapshot then stream, until stopped. */
 export class IngestRunner {
@@ -173,22 +171,7 @@ export class IngestRunner {
   private onUpdate(u: SubscribeUpdate): void {
     this.stats.messages++;
     this.stats.lastMessageAtMs = Date.now();
-    const acc = u.account?.account;
-    if (u.account && acc) {
-      this.o.core.pushAccount({
-        address: bs58.encode(acc.pubkey),
-        owner: bs58.encode(acc.owner),
-        lamports: BigInt(acc.lamports),
-        data: acc.data,
-        slot: BigInt(u.account.slot),
-        writeVersion: BigInt(acc.writeVersion),
-      });
-      return;
-    }
-    if (u.slot) {
-      const status = SLOT_STATUS[u.slot.status];
-      if (status) this.o.core.slotStatus(BigInt(u.slot.slot), status);
-    }
+    applyGeyserUpdate(this.o.core, u);
   }
 
   /** Fetches accounts new pools need, applies them, and widens the subscription to watch them. */

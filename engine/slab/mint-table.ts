@@ -31,9 +31,10 @@ function entryOffset(id: number): number {
 export class MintTable {
   /** The shared buffer; hand it to other threads and `attach` there. */
   readonly sab: SharedArrayBuffer;
-  // Length-tracking views: they cover the buffer after every grow, in every thread.
+  /** Header words only: the header never moves, so this view never needs re-making. */
   private readonly u32: Uint32Array;
-  private readonly u8: Uint8Array;
+  /** Fixed-length byte view, re-made when the buffer has grown (length-tracking views are slower on Node 20). */
+  private u8: Uint8Array;
   /** This thread's index of the entries below `indexed`. */
   private readonly ids = new Map<string, number>();
   /** Base58 of each indexed entry, by id. */
@@ -42,8 +43,8 @@ export class MintTable {
 
   private constructor(sab: SharedArrayBuffer) {
     this.sab = sab;
-    this.u32 = new Uint32Array(sab);
-    this.u8 = new Uint8Array(sab);
+    this.u32 = new Uint32Array(sab, 0, MINT_HEADER_BYTES >> 2);
+    this.u8 = new Uint8Array(sab, 0, sab.byteLength);
   }
 
   /** Creates an empty table with room for `initialMints`, growable in place up to `maxMints`. */
@@ -91,8 +92,11 @@ export class MintTable {
 
   /** Number of published mints. */
   count(): number {
-    // Why Atomics.load: pairs with the Atomics.store in `add`; entries below the returned count are complete.
-    return Atomics.load(this.u32, H32_COUNT);
+    // Why Atomics.load: pairs with the Atomics.store in `add`; entries below the returned count are complete, and
+    // the buffer had grown before the count was published, so this thread's byteLength covers them.
+    const n = Atomics.load(this.u32, H32_COUNT);
+    if (entryOffset(n) > this.u8.length) this.u8 = new Uint8Array(this.sab, 0, this.sab.byteLength);
+    return n;
   }
 
   /** The most mints the buffer can ever hold (fixed at creation). */
@@ -183,6 +187,7 @@ export class MintTable {
     if (minMints > max) throw new EngineError('SLAB_FULL', `mint table is full at ${max} mints (maxMints)`, { maxMints: max });
     const next = Math.min(max, Math.max(minMints, this.u32[H32_CAPACITY]! * 2, 64));
     this.sab.grow(mintTableBytes(next));
+    this.u8 = new Uint8Array(this.sab, 0, this.sab.byteLength);
     // Why Atomics.store: keeps the header's capacity current for other threads; publication is the count store.
     Atomics.store(this.u32, H32_CAPACITY, next);
   }

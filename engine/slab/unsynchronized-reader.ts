@@ -25,11 +25,16 @@ export class UnsynchronizedReader {
   private readonly u16: Uint16Array;
   private readonly f64: Float64Array;
 
-  /** Views over a pool slab's buffer (`PoolSlab.sab`); the caller bounds `pool` by the slab's count. */
-  constructor(sab: SharedArrayBuffer) {
-    this.u32 = new Uint32Array(sab);
-    this.u16 = new Uint16Array(sab);
-    this.f64 = new Float64Array(sab);
+  /**
+   * Views over a pool slab's buffer (`PoolSlab.sab`). `lengthTracking` builds them without a length (they follow
+   * growth); otherwise they are fixed to the current length (as `PoolSlab` does) and the caller must bound `pool`
+   * by the pools that length holds.
+   */
+  constructor(sab: SharedArrayBuffer, lengthTracking = true) {
+    const bytes = lengthTracking ? undefined : sab.byteLength;
+    this.u32 = bytes === undefined ? new Uint32Array(sab) : new Uint32Array(sab, 0, bytes >> 2);
+    this.u16 = bytes === undefined ? new Uint16Array(sab) : new Uint16Array(sab, 0, bytes >> 1);
+    this.f64 = bytes === undefined ? new Float64Array(sab) : new Float64Array(sab, 0, bytes >> 3);
   }
 
   /** `PoolSlab.readF64` without the sequence checks: same loads, same `out` fields, possibly torn. */

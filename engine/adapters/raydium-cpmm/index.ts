@@ -1,2 +1,10 @@
-/** Raydium CPMM adapter: layouts, exact math and the DexAdapter implementation. */
+/** Raydium CPMM adapter: layouts, exact math, state/record mapping and the DexAdapter implementation. */
 export * from './layout.js';
+export * from './math.js';
+export * from './state.js';
+export * from './record.js';
+export * from './estimate.js';
+export * from './quote.js';
+export * from './instruction.js';
+export * from './execute.js';
+export * from './adapter.js';

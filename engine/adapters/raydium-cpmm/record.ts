@@ -4,7 +4,7 @@
  */
 import { PARAM_F64_WORDS, PARAM_U64_WORDS, type RecordFields } from '../types.js';
 import { FEE_RATE_DENOMINATOR, isCreatorFeeOnInput } from './math.js';
-import { CPMM_STATUS_OK, type CpmmState } from './state.js';
+import type { CpmmState } from './state.js';
 
 /** u64 word indices. */
 export const U64_TRADE_FEE_RATE = 0;
@@ -90,9 +90,4 @@ export function cpmmFromRecord(rec: Readonly<RecordFields>): CpmmState {
     openTime: u[U64_OPEN_TIME]!,
     poolStatusBits: Number(u[U64_POOL_STATUS_BITS]!),
   };
-}
-
-/** True when the record's status allows trading (for float readers). */
-export function cpmmRecordTradable(status: number): boolean {
-  return status === CPMM_STATUS_OK;
 }

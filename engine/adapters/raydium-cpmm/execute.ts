@@ -1,0 +1,89 @@
+/**
+ * The program's state transition for one swap (what swap_base_input / swap_base_output do to the pool's
+ * own accounts), for the localnet: vault amounts move, fee accumulators grow, `recent_epoch` is stamped.
+ * Not modelled: the observation (oracle) account, Token-2022 transfer fees, the user's token accounts and
+ * the slippage threshold (the localnet's ledger applies those around this).
+ */
+import { EngineError } from '../../errors.js';
+import { tokenAccountAmount, withTokenAmount } from '../common/spl-layouts.js';
+import type { AccountWrite, ChainClock, ExecuteResult, PoolDescriptor, QuoteResult, SwapMode } from '../types.js';
+import { POOL_OFFSET } from './layout.js';
+import { type CpmmSwap, U64_MAX } from './math.js';
+import { cpmmQuote } from './quote.js';
+import { buildCpmmState } from './state.js';
+
+function view(data: Uint8Array): DataView {
+  return new DataView(data.buffer, data.byteOffset, data.byteLength);
+}
+
+function notApplied(q: QuoteResult): ExecuteResult {
+  return { quote: q, writes: [] };
+}
+
+function failedAs(q: CpmmSwap, status: 'INSUFFICIENT_LIQUIDITY' | 'INACTIVE'): ExecuteResult {
+  return notApplied({ ...q, status });
+}
+
+/**
+ * Executes a swap on the pool's accounts. Returns the quote and, when it is OK, the new data of the pool and
+ * both vaults (input vault + amount in, output vault - amount out). Throws EngineError `CPMM_MISSING_ACCOUNT`
+ * when one of the pool's accounts is absent (a localnet setup bug).
+ */
+export function cpmmExecute(
+  pool: PoolDescriptor,
+  accounts: ReadonlyMap<string, Uint8Array>,
+  aToB: boolean,
+  amount: bigint,
+  mode: SwapMode,
+  clock: ChainClock,
+): ExecuteResult {
+  const poolData = accounts.get(pool.address);
+  const [, vault0Key, vault1Key] = pool.dependencies;
+  const state = poolData ? buildCpmmState(pool, poolData, accounts, clock) : null;
+  if (!poolData || !state || vault0Key === undefined || vault1Key === undefined) {
+    throw new EngineError('CPMM_MISSING_ACCOUNT', 'CPMM pool, config or vault account missing', { pool: pool.address });
+  }
+  const q = cpmmQuote(state, aToB, amount, mode);
+  if (q.status !== 'OK') return notApplied(q);
+
+  const inVaultKey = aToB ? vault0Key : vault1Key;
+  const outVaultKey = aToB ? vault1Key : vault0Key;
+  const inVault = accounts.get(inVaultKey)!;
+  const outVault = accounts.get(outVaultKey)!;
+  const newIn = tokenAccountAmount(inVault) + q.inAmount;
+  // The token program's transfer fails on a u64 overflow of the destination.
+  if (newIn > U64_MAX) return failedAs(q, 'INSUFFICIENT_LIQUIDITY');
+  const newOut = tokenAccountAmount(outVault) - q.outAmount;
+
+  // require_gte!(constant_after, constant_before) on the curve reserves, as the program checks it.
+  const rin = aToB ? state.reserve0 : state.reserve1;
+  const rout = aToB ? state.reserve1 : state.reserve0;
+  if ((rin + q.swappedIn) * (rout - q.swappedOut) < rin * rout) {
+    throw new EngineError('CPMM_INVARIANT', 'constant product decreased', { pool: pool.address });
+  }
+
+  // update_fees: protocol and fund fees accrue on the input token; the creator fee on its own side.
+  const newPool = poolData.slice();
+  const dv = view(newPool);
+  const side = (zero: number, one: number, tokenZero: boolean): number => (tokenZero ? zero : one);
+  const add = (offset: number, delta: bigint): boolean => {
+    const v = dv.getBigUint64(offset, true) + delta;
+    if (v > U64_MAX) return false; // checked_add().unwrap() panics in the program
+    dv.setBigUint64(offset, v, true);
+    return true;
+  };
+  const creatorOnToken0 = q.creatorFeeOnInput ? aToB : !aToB;
+  const ok = add(side(POOL_OFFSET.protocolFeesToken0, POOL_OFFSET.protocolFeesToken1, aToB), q.protocolFee)
+    && add(side(POOL_OFFSET.fundFeesToken0, POOL_OFFSET.fundFeesToken1, aToB), q.fundFee)
+    && add(side(POOL_OFFSET.creatorFeesToken0, POOL_OFFSET.creatorFeesToken1, creatorOnToken0), q.creatorFee);
+  if (!ok) return failedAs(q, 'INACTIVE');
+  // pool_state.recent_epoch = Clock::get()?.epoch at the end of both swap instructions.
+  dv.setBigUint64(POOL_OFFSET.recentEpoch, clock.epoch, true);
+
+  const writes: AccountWrite[] = [
+    { address: pool.address, data: newPool },
+    { address: inVaultKey, data: withTokenAmount(inVault, newIn) },
+    { address: outVaultKey, data: withTokenAmount(outVault, newOut) },
+  ];
+  return { quote: q, writes };
+}

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { encodeTokenAccount, decodeTokenAccount } from '../adapters/common/spl-layouts.js';
+import { raydiumCpmmAdapter } from '../adapters/raydium-cpmm/adapter.js';
+import { floodUniverse } from '../../fixtures/synthetic/cpmm-universe.js';
+import { MintTable } from '../slab/mint-table.js';
+import { newExactSnapshot } from '../slab/pool-snapshot.js';
+import { PoolSlab, VIEW_CONFIRMED, VIEW_LATEST } from '../slab/pool-slab.js';
+import type { AccountUpdate } from './account-update.js';
+import { IngestCore, type IngestChange } from './ingest-core.js';
+
+function setup(pools = 3) {
+  const slab = PoolSlab.create(16, 64);
+  const mints = MintTable.create(16, 64);
+  const changes: IngestChange[] = [];
+  const core = new IngestCore({ slab, mints, adapters: [raydiumCpmmAdapter], onChange: (c) => changes.push(c) });
+  const u = floodUniverse(pools);
+  core.applySnapshot(u.accounts, 100n);
+  return { slab, mints, core, changes, u };
+}
+
+function vaultWrite(u: ReturnType<typeof floodUniverse>, vault: number, amount: bigint, slot: bigint, writeVersion: bigint): AccountUpdate {
+  const old = u.accounts.find((a) => a.address === u.vaults[vault])!;
+  const fields = decodeTokenAccount(old.data);
+  return { ...old, data: encodeTokenAccount({ ...fields, amount }), slot, writeVersion };
+}
+
+test('snapshot discovers every pool and writes both views as confirmed', () => {
+  const { slab, core, changes } = setup(3);
+  assert.equal(core.registry.size, 3);
+  assert.equal(slab.count(), 3);
+  const snap = newExactSnapshot();
+  for (let p = 0; p < 3; p++) {
+    assert.ok(slab.readExact(p, VIEW_LATEST, snap));
+    assert.equal(snap.reserveA, 1_000_000_000_000n);
+    assert.equal(snap.reserveB, 150_000_000_000n);
+    assert.equal(snap.confirmed, true);
+    assert.ok(slab.readExact(p, VIEW_CONFIRMED, snap));
+  }
+  assert.deepEqual(changes.map((c) => c.confirmed), [false, true]);
+});
+
+test('updates of one slot are applied together when the slot is processed, and confirmed later', () => {
+  const { slab, core, changes, u } = setup(2);
+  changes.length = 0;
+  core.pushAccount(vaultWrite(u, 0, 900n, 101n, 5n)); // pool 0 token0 vault
+  core.pushAccount(vaultWrite(u, 1, 800n, 101n, 6n)); // pool 0 token1 vault, same slot
+  const snap = newExactSnapshot();
+  slab.readExact(0, VIEW_LATEST, snap);
+  assert.equal(snap.reserveA, 1_000_000_000_000n, 'nothing applied before the slot is complete');
+  core.slotStatus(101n, 'processed');
+  slab.readExact(0, VIEW_LATEST, snap);
+  assert.equal(snap.reserveA, 900n);
+  assert.equal(snap.reserveB, 800n, 'both vaults of the slot in one record write');
+  assert.equal(snap.confirmed, false);
+  assert.equal(snap.slot, 101n);
+  slab.readExact(0, VIEW_CONFIRMED, snap);
+  assert.equal(snap.reserveA, 1_000_000_000_000n, 'confirmed view unchanged while optimistic');
+  assert.deepEqual(changes, [{ pools: [0], confirmed: false, slot: 101n }]);
+
+  core.slotStatus(101n, 'confirmed');
+  slab.readExact(0, VIEW_CONFIRMED, snap);
+  assert.equal(snap.reserveA, 900n);
+  assert.equal(snap.confirmed, true);
+  slab.readExact(0, VIEW_LATEST, snap);
+  assert.equal(snap.confirmed, true, 'the latest view is promoted too');
+  assert.deepEqual(changes[1], { pools: [0], confirmed: true, slot: 101n });
+});
+
+test('a duplicate write version is applied once; an older one never', () => {
+  const { slab, core, u } = setup(1);
+  core.pushAccount(vaultWrite(u, 0, 700n, 102n, 9n));
+  core.pushAccount(vaultWrite(u, 0, 700n, 102n, 9n));
+  core.pushAccount(vaultWrite(u, 0, 650n, 102n, 8n));
+  core.slotStatus(102n, 'processed');
+  assert.equal(core.counters.applied - 4, 1, 'one of three applied (the snapshot applied 4 accounts)');
+  assert.equal(core.counters.duplicates, 2);
+  const snap = newExactSnapshot();
+  slab.readExact(0, VIEW_LATEST, snap);
+  assert.equal(snap.reserveA, 700n);
+});
+
+test('a pool first seen on the stream is discovered and its missing accounts are requested', () => {
+  const slab = PoolSlab.create(4, 16);
+  const mints = MintTable.create(4, 16);
+  const missing: string[] = [];
+  const core = new IngestCore({ slab, mints, adapters: [raydiumCpmmAdapter], onChange: () => undefined, onMissingAccounts: (a) => missing.push(...a) });
+  const u = floodUniverse(1);
+  const pool = u.accounts[1]!;
+  core.pushAccount({ ...pool, slot: 5n, writeVersion: 1n });
+  core.slotStatus(5n, 'processed');
+  assert.equal(core.registry.size, 1);
+  assert.equal(missing.length, 3, 'config and both vaults');
+  assert.ok(core.watchedAccounts().includes(u.vaults[0]!));
+});
