@@ -32,7 +32,10 @@ after(async () => {
   assert.equal(svc.listenerCount, 0, 'close() unsubscribes from the price service');
 });
 
-async function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: any }> {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies are probed field by field
+type Json = any;
+
+async function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: Json }> {
   const res = await fetch(base + path, { headers });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
@@ -55,7 +58,7 @@ async function waitFor(cond: () => boolean, ms = 2000): Promise<void> {
 const PRICE_FIELDS = ['token', 'mint', 'priceUsd', 'bestBid', 'bestAsk', 'bestBidPool', 'bestAskPool', 'bestBidDex', 'bestAskDex',
   'bestBidFeeBps', 'bestAskFeeBps', 'poolCacheAgeMs', 'confidence', 'poolCount', 'timestamp', 'route'];
 
-function assertPriceShape(p: any): void {
+function assertPriceShape(p: Json): void {
   for (const f of PRICE_FIELDS) assert.ok(f in p, `price object lacks ${f}`);
 }
 
