@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { makeCpmmConfig, makeCpmmPool } from '../../fixtures/synthetic/cpmm-universe.js';
+import { BONK, JUP, LONELY, ORPHAN, pools, PRICE_UNIVERSE_ACCOUNTS, USD } from '../../fixtures/synthetic/price-universe.js';
 import { ADAPTERS_BY_DEX_INDEX } from '../adapters/by-dex-index.js';
 import { raydiumCpmmAdapter } from '../adapters/raydium-cpmm/adapter.js';
 import { Catalog } from '../catalog/catalog.js';
-import { USDC_MINT, USDT_MINT, WSOL_MINT } from '../catalog/tokens.js';
-import type { AccountUpdate } from '../ingest/account-update.js';
+import { WSOL_MINT } from '../catalog/tokens.js';
 import { IngestCore } from '../ingest/ingest-core.js';
 import { MintTable } from '../slab/mint-table.js';
 import { PoolSlab } from '../slab/pool-slab.js';
@@ -13,35 +12,11 @@ import { Topology } from '../slab/topology.js';
 import { PriceDeriver } from './price.js';
 import { isPrice, type PriceObject } from './price-types.js';
 
-const BONK = 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263';
-const LONELY = 'HZ1JovNiVvGrGNiiYvEozEVgZ58xaU3RKwX8eACQBCt3';
-const JUP = 'JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN';
-const ORPHAN = '4k3Dyjzvzp8eMZWUXbBCjEvwSkkk59S5iCNLY3QrkX6R';
-const SOL = 10n ** 9n;
-const USD = 10n ** 6n;
-
-const c25 = makeCpmmConfig('25', 2500n);
-const c100 = makeCpmmConfig('100', 10000n);
-const c4 = makeCpmmConfig('4', 400n);
-const pools = {
-  a: makeCpmmPool({ label: 'a', config: c25.address, mint0: WSOL_MINT, mint1: USDC_MINT, decimals0: 9, decimals1: 6, vault0Amount: 1000n * SOL, vault1Amount: 150_000n * USD }),
-  b: makeCpmmPool({ label: 'b', config: c100.address, mint0: USDC_MINT, mint1: WSOL_MINT, decimals0: 6, decimals1: 9, vault0Amount: 15_100n * USD, vault1Amount: 100n * SOL }),
-  c: makeCpmmPool({ label: 'c', config: c4.address, mint0: WSOL_MINT, mint1: USDT_MINT, decimals0: 9, decimals1: 6, vault0Amount: 500n * SOL, vault1Amount: 74_900n * USD }),
-  outlier: makeCpmmPool({ label: 'outlier', config: c25.address, mint0: WSOL_MINT, mint1: USDC_MINT, decimals0: 9, decimals1: 6, vault0Amount: 10n * SOL, vault1Amount: 2_000n * USD }),
-  dust: makeCpmmPool({ label: 'dust', config: c25.address, mint0: WSOL_MINT, mint1: USDC_MINT, decimals0: 9, decimals1: 6, vault0Amount: SOL / 10n, vault1Amount: 15n * USD }),
-  disabled: makeCpmmPool({ label: 'disabled', config: c25.address, mint0: WSOL_MINT, mint1: USDC_MINT, decimals0: 9, decimals1: 6, vault0Amount: 1000n * SOL, vault1Amount: 100_000n * USD, status: 4 }),
-  bonk: makeCpmmPool({ label: 'bonk', config: c100.address, mint0: BONK, mint1: WSOL_MINT, decimals0: 5, decimals1: 9, vault0Amount: 75_000_000n * 100_000n, vault1Amount: 10n * SOL }),
-  jup: makeCpmmPool({ label: 'jup', config: c25.address, mint0: JUP, mint1: USDC_MINT, decimals0: 6, decimals1: 6, vault0Amount: 100_000n * USD, vault1Amount: 50_000n * USD }),
-  lonely: makeCpmmPool({ label: 'lonely', config: c25.address, mint0: LONELY, mint1: JUP, decimals0: 6, decimals1: 6, vault0Amount: 1000n * USD, vault1Amount: 4000n * USD }),
-  orphan: makeCpmmPool({ label: 'orphan', config: c25.address, mint0: ORPHAN, mint1: BONK, decimals0: 6, decimals1: 5, vault0Amount: 1000n * USD, vault1Amount: 1000n * 100_000n }),
-};
-
 function setup() {
   const slab = PoolSlab.create(16, 64);
   const mints = MintTable.create(16, 64);
   const core = new IngestCore({ slab, mints, adapters: [raydiumCpmmAdapter], onChange: () => undefined });
-  const accounts: AccountUpdate[] = [c25, c100, c4, ...Object.values(pools).flatMap((p) => p.accounts)];
-  core.applySnapshot(accounts, 10n);
+  core.applySnapshot(PRICE_UNIVERSE_ACCOUNTS, 10n);
   const deriver = new PriceDeriver({ slab, mints, topology: new Topology(slab), adapters: ADAPTERS_BY_DEX_INDEX }, new Catalog());
   return { core, deriver };
 }

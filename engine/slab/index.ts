@@ -1,4 +1,8 @@
-/** Shared-memory slabs: layouts, seqlock, pool records, mint table and per-thread topology. */
+/**
+ * Shared-memory slabs: layouts, seqlock, pool records, mint table and per-thread topology.
+ * Test support (`torn-fixture.ts`, `torn-worker.ts`) and the unsynchronized negative control
+ * (`unsynchronized-reader.ts`) are deliberately not re-exported.
+ */
 export * from './layout.js';
 export * from './seqlock.js';
 export * from './pool-snapshot.js';

@@ -31,7 +31,7 @@ test('seqlock: no torn reads under a concurrent writer; the unsynchronized contr
   // Room for 1 pool, so the writer grows the buffer several times while both readers are reading.
   const slab = PoolSlab.create(1, 64);
   const ctl = new SharedArrayBuffer(4);
-  const base = { slab: slab.sab, ctl, targetPools: 48, addEveryWrites: 20_000, seqlockMs: SEQLOCK_MS, rawMs: RAW_MS };
+  const base = { slab: slab.sab, ctl, targetPools: 48, addEveryMs: 20, seqlockMs: SEQLOCK_MS, rawMs: RAW_MS };
   const writer = start({ ...base, role: 'writer' });
   await writer.ready;
   const reader = start({ ...base, role: 'reader' });
@@ -50,7 +50,7 @@ test('seqlock: no torn reads under a concurrent writer; the unsynchronized contr
   t.diagnostic(`torn-read report ${JSON.stringify(report)}`);
 
   const seqReads = mainSeq.reads + fromReader.seqlock.reads;
-  assert.ok(seqReads > 1_000_000, `only ${seqReads} seqlocked reads`);
+  assert.ok(seqReads > 500_000, `only ${seqReads} seqlocked reads`);
   assert.ok(mainSeq.exactReads > 10_000 && fromReader.seqlock.exactReads > 10_000, 'exact reads ran');
   assert.equal(mainSeq.torn, 0, 'main thread saw a torn record through the seqlock');
   assert.equal(fromReader.seqlock.torn, 0, 'reader worker saw a torn record through the seqlock');

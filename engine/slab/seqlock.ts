@@ -18,8 +18,9 @@
 export function seqWriteBegin(seq: Int32Array, index: number): number {
   // Plain read: this thread is the only writer of the word, so it always sees its own last store.
   const odd = (seq[index]! + 1) | 0;
-  // Why Atomics.store: it is sequentially consistent, so no data store below can become visible before readers
-  // see the odd value (a reader that starts now retries instead of reading a half-written record).
+  // Why Atomics.store: readers must see the odd value before any data store below (a reader that starts now retries
+  // instead of reading a half-written record). V8 emits a seq-cst store (xchg, a full fence on x86-64), and the
+  // compiler does not move the plain stores that follow above it. See README "x86-64 only is proven".
   Atomics.store(seq, index, odd);
   return odd;
 }

@@ -12,9 +12,9 @@ export interface TornWorkerData {
   readonly role: 'writer' | 'reader';
   readonly slab: SharedArrayBuffer;
   readonly ctl: SharedArrayBuffer;
-  /** writer: pools to reach by the end of the run (added one every `addEveryWrites`). */
+  /** writer: pools to reach (one added every `addEveryMs`, growing the buffer while readers read). */
   readonly targetPools: number;
-  readonly addEveryWrites: number;
+  readonly addEveryMs: number;
   /** reader: phase lengths. */
   readonly seqlockMs: number;
   readonly rawMs: number;
@@ -42,6 +42,7 @@ function runWriter(d: TornWorkerData): void {
   for (let p = 0; p < TORN_HOT_POOLS; p++) writeBoth(addTornPool(slab));
   parentPort!.postMessage({ type: 'ready' });
   let writes = 0;
+  let nextAddAt = performance.now() + d.addEveryMs;
   // Why Atomics.load: the stop flag is set by the main thread; an atomic load is never hoisted out of the loop.
   while (Atomics.load(ctl, CTL_STOP) === 0) {
     for (let j = 0; j < 64; j++) {
@@ -50,7 +51,10 @@ function runWriter(d: TornWorkerData): void {
       const confirmed = tornState(k, fields);
       slab.write(p, (k >>> 2) & 1, fields, BigInt(k), k + 0.5, confirmed);
       writes++;
-      if (writes % d.addEveryWrites === 0 && slab.count() < d.targetPools) writeBoth(addTornPool(slab));
+    }
+    if (slab.count() < d.targetPools && performance.now() >= nextAddAt) {
+      writeBoth(addTornPool(slab));
+      nextAddAt += d.addEveryMs;
     }
   }
   parentPort!.postMessage({ type: 'done', writes, pools: slab.count(), capacity: slab.capacity(), bytes: d.slab.byteLength });

@@ -2,7 +2,7 @@
  * Float-only readers of a CPMM record for ranking and marginal prices: no BigInt, no allocation.
  */
 import type { RecordF64 } from '../types.js';
-import { F64_FEE_BPS, F64_IN_FEE_0TO1, F64_IN_FEE_1TO0, F64_OUT_FEE_0TO1, F64_OUT_FEE_1TO0 } from './record.js';
+import { F64_FEE_BPS, F64_IN_KEEP_0TO1, F64_IN_KEEP_1TO0, F64_OUT_KEEP_0TO1, F64_OUT_KEEP_1TO0 } from './record.js';
 import { CPMM_STATUS_OK } from './state.js';
 
 /**
@@ -15,9 +15,7 @@ export function cpmmMarginalRate(rec: RecordF64, aToB: boolean): number {
   const rout = aToB ? rec.reserveB : rec.reserveA;
   if (!(rin > 0) || !(rout > 0)) return 0;
   const f = rec.f64;
-  const inFee = f[aToB ? F64_IN_FEE_0TO1 : F64_IN_FEE_1TO0]!;
-  const outFee = f[aToB ? F64_OUT_FEE_0TO1 : F64_OUT_FEE_1TO0]!;
-  return (rout / rin) * (1 - inFee) * (1 - outFee);
+  return (rout / rin) * f[aToB ? F64_IN_KEEP_0TO1 : F64_IN_KEEP_1TO0]! * f[aToB ? F64_OUT_KEEP_0TO1 : F64_OUT_KEEP_1TO0]!;
 }
 
 /**
@@ -31,13 +29,14 @@ export function cpmmEstimateOut(rec: RecordF64, aToB: boolean, amountIn: number)
   const rout = aToB ? rec.reserveB : rec.reserveA;
   if (!(rin > 0) || !(rout > 0)) return 0;
   const f = rec.f64;
-  const inFee = f[aToB ? F64_IN_FEE_0TO1 : F64_IN_FEE_1TO0]!;
-  const outFee = f[aToB ? F64_OUT_FEE_0TO1 : F64_OUT_FEE_1TO0]!;
-  const x = Math.floor(amountIn);
-  const less = x - Math.ceil(x * inFee);
+  // x - ceil(x * fee) == floor(x * keep) in exact arithmetic; the keep form avoids cancellation.
+  const less = Math.floor(Math.floor(amountIn) * f[aToB ? F64_IN_KEEP_0TO1 : F64_IN_KEEP_1TO0]!);
   if (!(less > 0)) return 0;
-  const swapped = Math.floor((less * rout) / (rin + less));
-  const out = swapped - Math.ceil(swapped * outFee);
+  let swapped = Math.floor((less * rout) / (rin + less));
+  // The exact floor is always below the reserve; float rounding can reach it for huge inputs (above 2^53
+  // `rout - 1` may round back to `rout`: the estimate then equals the reserve, never exceeds it).
+  if (swapped >= rout) swapped = rout - 1;
+  const out = Math.floor(swapped * f[aToB ? F64_OUT_KEEP_0TO1 : F64_OUT_KEEP_1TO0]!);
   return out > 0 ? out : 0;
 }
 

@@ -49,8 +49,8 @@ export function readFields<T extends readonly FieldSpec[]>(data: Uint8Array, tab
         out[f.name] = data[o]!;
         break;
       case 'bool':
-        // Why `!== 0`: Anchor writes 0/1, but any nonzero byte is what Rust's bool check would reject;
-        // readers should not throw on a corrupt byte in a hot path, so treat nonzero as true.
+        // Why `!== 0`: the program writes 0/1 (zero-copy, no validation on read); a reader must not throw on
+        // an odd byte, and any nonzero byte is what a C-style reader of the packed struct would call true.
         out[f.name] = data[o]! !== 0;
         break;
       case 'u16':

@@ -21,31 +21,35 @@ export const U64_OPEN_TIME = 5;
 /** The pool's raw status bits. */
 export const U64_POOL_STATUS_BITS = 6;
 
-/** f64 word: fraction of a 0->1 input taken as fee before the curve (1 when 0->1 cannot trade). */
-export const F64_IN_FEE_0TO1 = 0;
-/** f64 word: fraction of a 0->1 curve output taken as creator fee. */
-export const F64_OUT_FEE_0TO1 = 1;
-/** f64 word: fraction of a 1->0 input taken as fee before the curve (1 when 1->0 cannot trade). */
-export const F64_IN_FEE_1TO0 = 2;
-/** f64 word: fraction of a 1->0 curve output taken as creator fee. */
-export const F64_OUT_FEE_1TO0 = 3;
+/**
+ * f64 word: fraction of a 0->1 input that reaches the curve, (1e6 - trade - creatorIfInput) / 1e6; 0 when
+ * 0->1 cannot trade. Stored as the kept fraction, not the fee, so that a float reader computes
+ * `floor(x * keep)` (equal to the program's `x - ceil(x * fee)`) without cancellation at high fee rates.
+ */
+export const F64_IN_KEEP_0TO1 = 0;
+/** f64 word: fraction of a 0->1 curve output the user keeps, (1e6 - creatorIfOutput) / 1e6. */
+export const F64_OUT_KEEP_0TO1 = 1;
+/** f64 word: as {@link F64_IN_KEEP_0TO1} for 1->0. */
+export const F64_IN_KEEP_1TO0 = 2;
+/** f64 word: as {@link F64_OUT_KEEP_0TO1} for 1->0. */
+export const F64_OUT_KEEP_1TO0 = 3;
 /** f64 word: fee in basis points as shown in the API (trade + creator rate). */
 export const F64_FEE_BPS = 4;
 
 const D = Number(FEE_RATE_DENOMINATOR);
 
 /**
- * Input-side and output-side fee fractions of one direction. A direction the program rejects (creator fee
- * on the input with trade + creator == 0: split_creator_fee divides by zero) gets an input fee of 1, so
- * that float readers see a zero rate without a special case.
+ * Kept fractions (input side, output side) of one direction. A direction the program rejects (creator fee
+ * on the input with trade + creator == 0: split_creator_fee divides by zero; or rates at or above 1e6)
+ * gets an input keep of 0, so that float readers see a zero rate without a special case.
  */
-function directionFees(state: CpmmState, zeroForOne: boolean): [inFee: number, outFee: number] {
+function directionKeeps(state: CpmmState, zeroForOne: boolean): [inKeep: number, outKeep: number] {
   const trade = Number(state.rates.tradeFeeRate);
   const creator = Number(state.rates.creatorFeeRate);
   if (isCreatorFeeOnInput(state.creatorFeeOn, zeroForOne)) {
-    return trade + creator === 0 ? [1, 0] : [(trade + creator) / D, 0];
+    return trade + creator === 0 || trade + creator >= D ? [0, 0] : [(D - trade - creator) / D, 1];
   }
-  return [trade / D, creator / D];
+  return trade >= D || creator >= D ? [0, 0] : [(D - trade) / D, (D - creator) / D];
 }
 
 /** Writes a CPMM state into a slab record image (reserveA = token 0). */
@@ -64,12 +68,12 @@ export function cpmmToRecord(state: CpmmState, out: RecordFields): void {
   u[U64_POOL_STATUS_BITS] = BigInt(state.poolStatusBits);
   const f = out.f64;
   f.fill(0, 0, PARAM_F64_WORDS);
-  const [in01, out01] = directionFees(state, true);
-  const [in10, out10] = directionFees(state, false);
-  f[F64_IN_FEE_0TO1] = in01;
-  f[F64_OUT_FEE_0TO1] = out01;
-  f[F64_IN_FEE_1TO0] = in10;
-  f[F64_OUT_FEE_1TO0] = out10;
+  const [in01, out01] = directionKeeps(state, true);
+  const [in10, out10] = directionKeeps(state, false);
+  f[F64_IN_KEEP_0TO1] = in01;
+  f[F64_OUT_KEEP_0TO1] = out01;
+  f[F64_IN_KEEP_1TO0] = in10;
+  f[F64_OUT_KEEP_1TO0] = out10;
   f[F64_FEE_BPS] = (Number(state.rates.tradeFeeRate) + Number(state.rates.creatorFeeRate)) / 100;
 }
 
