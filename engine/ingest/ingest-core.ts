@@ -59,6 +59,9 @@ export class IngestCore {
   private clock: ChainClock = { slot: 0n, unixTimestamp: 0n, epoch: 0n };
   private confirmedSlot = 0n;
   private processedSlot = 0n;
+  /** Pools whose last state was not tradable: their status may depend on the clock (open time), so each clock
+   * update rebuilds them. Usually a handful. */
+  private readonly inactive = new Set<PoolEntry>();
 
   constructor(private readonly opts: IngestCoreOptions) {
     for (const a of opts.adapters) this.byProgram.set(a.programId, a);
@@ -130,6 +133,7 @@ export class IngestCore {
     if (u.address === CLOCK_SYSVAR) {
       this.clock = decodeClock(u.data);
       this.opts.slab.setClock(this.clock);
+      for (const p of this.inactive) dirty.add(p);
       return;
     }
     let pool = this.registry.get(u.address);
@@ -197,6 +201,8 @@ export class IngestCore {
     if (state === null) return null;
     const fields = newRecordFields();
     p.adapter.toRecord(state, fields);
+    if (fields.status !== 0) this.inactive.add(p);
+    else this.inactive.delete(p);
     return fields;
   }
 

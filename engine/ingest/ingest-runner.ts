@@ -120,7 +120,7 @@ export class IngestRunner {
         fromSlot = undefined;
         this.resyncAfterConnect = true;
       }
-      this.log('warn', 'geyser stream ended; reconnecting', { error: ended.error?.message, delayMs: delay });
+      this.log('warn', 'geyser stream ended; reconnecting', { error: errorText(ended.error).trim(), delayMs: delay });
       await sleep(delay * (0.8 + Math.random() * 0.4));
       delay = Math.min(delay * 2, this.o.backoffMaxMs ?? 5000);
     }
@@ -159,7 +159,7 @@ export class IngestRunner {
       });
       this.sub = null;
       this.stats.connected = false;
-      const rejectedFromSlot = !gotMessages && fromSlot !== undefined && /from_slot|fromSlot|INVALID_ARGUMENT|OUT_OF_RANGE/i.test(error?.message ?? '');
+      const rejectedFromSlot = !gotMessages && fromSlot !== undefined && /from_slot|fromSlot|INVALID_ARGUMENT|OUT_OF_RANGE/i.test(errorText(error));
       return { error, gotMessages, rejectedFromSlot };
     } catch (e) {
       this.sub = null;
@@ -218,6 +218,13 @@ export class IngestRunner {
       this.sub.close();
     }
   }
+}
+
+/** The napi client puts the gRPC status only in `cause`; grpc-js in `message`. */
+function errorText(e: Error | null): string {
+  if (!e) return '';
+  const cause = (e as { cause?: { message?: string } }).cause;
+  return `${e.message} ${cause?.message ?? ''}`;
 }
 
 function sleep(ms: number): Promise<void> {
