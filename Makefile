@@ -5,7 +5,7 @@ PORT ?= 8080
 LOCALNET_RPC_PORT ?= 8899
 LOCALNET_GRPC_PORT ?= 10000
 
-.PHONY: install build run test test-unit test-int bench lint clean localnet
+.PHONY: install build run test bench lint clean localnet
 
 $(NODE_MODULES_STAMP): package.json package-lock.json
 	npm install --no-audit --no-fund

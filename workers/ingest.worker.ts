@@ -18,15 +18,15 @@ const post = (m: IngestMessage): void => port.postMessage(m);
 
 const slab = PoolSlab.attach(data.poolSab);
 const mints = MintTable.attach(data.mintSab);
-let runner: IngestRunner | undefined;
 const core = new IngestCore({
   slab,
   mints,
   adapters: ADAPTERS,
   onChange: (c) => post({ type: 'change', pools: c.pools, confirmed: c.confirmed, slot: c.slot.toString() }),
-  onMissingAccounts: (a) => runner?.noteMissing(a),
+  // The runner is created right below; discovery only happens once it runs.
+  onMissingAccounts: (a) => runner.noteMissing(a),
 });
-runner = new IngestRunner({
+const runner: IngestRunner = new IngestRunner({
   rpc: new RpcClient(data.rpcUrl),
   connect: () => createGeyserTransport(data.transport, { url: data.geyserUrl, xToken: data.geyserXToken }),
   core,
@@ -42,7 +42,7 @@ const statsTimer = setInterval(() => {
     type: 'stats',
     stats: {
       ...core.counters,
-      ...runner!.stats,
+      ...runner.stats,
       processedSlot: core.lastProcessedSlot.toString(),
       pools: core.registry.size,
     },
@@ -52,7 +52,7 @@ statsTimer.unref();
 
 port.on('message', (m: { type: string }) => {
   if (m.type === 'stop') {
-    runner?.stop();
+    runner.stop();
     clearInterval(statsTimer);
     port.close();
   }
@@ -62,7 +62,7 @@ port.on('message', (m: { type: string }) => {
 async function startWithRetry(): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
-      await runner!.start();
+      await runner.start();
       return;
     } catch (e) {
       post({ type: 'log', level: 'warn', msg: 'ingest start failed; retrying', ctx: { error: (e as Error).message, attempt } });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BONK, JUP, LONELY, ORPHAN, pools, PRICE_UNIVERSE_ACCOUNTS, USD } from '../../fixtures/synthetic/price-universe.js';
+import { BONK, LONELY, ORPHAN, pools, PRICE_UNIVERSE_ACCOUNTS, USD } from '../../fixtures/synthetic/price-universe.js';
 import { ADAPTERS_BY_DEX_INDEX } from '../adapters/by-dex-index.js';
 import { raydiumCpmmAdapter } from '../adapters/raydium-cpmm/adapter.js';
 import { Catalog } from '../catalog/catalog.js';

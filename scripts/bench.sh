@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# `make bench`: every benchmark on the compiled output. Results are recorded by hand in bench/README.md (the slab
+# bench rewrites its own section).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; } || echo "wrk unavailable: skipping the HTTP load bench" >&2
+node dist/bench/cpmm-quote.bench.js
+node dist/bench/slab.bench.js
+node dist/bench/price-dispatch.bench.js
+node dist/bench/ingest-throughput.bench.js
+if command -v wrk >/dev/null; then node dist/bench/http-load.bench.js; fi
