@@ -223,14 +223,17 @@ export function mountRoute(app: TemplatedApp, route: RouteDef, deps: MountDeps):
   app[route.method](route.pattern, (res, req) => {
     const ctx = copyRequest(req, res, route, params);
     const life: Lifecycle = { aborted: false, onAbort: null };
-    // Why: returning from a handler without responding and without an abort handler aborts the whole
-    // process; attaching it always is cheap and also tells async paths and streams the client left.
-    res.onAborted(() => {
-      life.aborted = true;
-      life.onAbort?.();
-    });
     deps.tracker.inflight++;
     const out = runPipeline(route, ctx, deps.stages);
+    // Why: returning from a handler without responding and without an abort handler aborts the whole
+    // process. A synchronous reply is written before the handler returns and needs none (one native call and
+    // one closure saved on the hot path); an async outcome or a stream gets one before the handler returns.
+    if (isPromiseLike(out) || out.kind === 'stream') {
+      res.onAborted(() => {
+        life.aborted = true;
+        life.onAbort?.();
+      });
+    }
     if (isPromiseLike(out)) out.then((o) => deliver(res, life, o, route, deps));
     else deliver(res, life, out, route, deps);
   });

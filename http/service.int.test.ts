@@ -125,13 +125,14 @@ for (const transport of ['napi', 'grpc-js'] as const) {
         const solIsA = pool.mintA === WSOL_MINT;
         net.simulator.swapNow(pool.address, !solIsA, (solIsA ? pool.reserveB : pool.reserveA) / 10n);
       }
-      // The swaps are on chain once the oracle (confirmed commitment) sees a new price.
-      let sol = bestOf(await oraclePools(net.rpcUrl), WSOL_MINT, USD)!;
+      // The swaps are on chain once the oracle (confirmed commitment) sees a new price. The oracle is re-read on
+      // every attempt: its pool and vault reads are separate RPC calls, so one read can straddle a confirmation.
       await eventually(async () => {
-        sol = bestOf(await oraclePools(net.rpcUrl), WSOL_MINT, USD)!;
+        const sol = bestOf(await oraclePools(net.rpcUrl), WSOL_MINT, USD)!;
         assert.notEqual(sol.bid, before.bestBid);
       });
       await eventually(async () => {
+        const sol = bestOf(await oraclePools(net.rpcUrl), WSOL_MINT, USD)!;
         const p = await getPrice(base, 'SOL');
         assert.ok(close(p.bestBid, sol.bid), `after reconnect: ${p.bestBid} vs SDK ${sol.bid}`);
         assert.ok(close(p.bestAsk, sol.ask));
