@@ -18,8 +18,6 @@ import { createServer } from './server.js';
 export interface RunningService {
   readonly port: number;
   readonly priceService: SlabPriceService;
-  /** The shared pool slab (read-only here; tests and diagnostics). */
-  readonly slab: PoolSlab;
   readonly ingest: IngestHost;
   /** Resolves when the startup snapshot is loaded. */
   readonly ready: Promise<void>;
@@ -70,7 +68,6 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
   return {
     port: server.port,
     priceService,
-    slab,
     ingest,
     ready,
     async close(): Promise<void> {

@@ -50,6 +50,8 @@ export class IngestRunner {
   private readonly missing = new Set<string>();
   private fetching = false;
   private pingId = 1;
+  /** Set when the server refused `from_slot`: re-read every account once the next stream is up. */
+  private resyncAfterConnect = false;
   private timers: NodeJS.Timeout[] = [];
   private readonly log: IngestLog;
 
@@ -126,7 +128,6 @@ export class IngestRunner {
     }
   }
 
-  private resyncAfterConnect = false;
 
   private async runOnce(fromSlot: bigint | undefined): Promise<{ error: Error | null; gotMessages: boolean; rejectedFromSlot: boolean }> {
     let gotMessages = false;

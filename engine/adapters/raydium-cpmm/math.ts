@@ -113,20 +113,7 @@ export function swapBaseInput(
     out = swapped - creatorFee;
   }
   if (out === 0n) return failed('ZERO_AMOUNT', creatorFeeOnInput, amountIn, 0n);
-  return {
-    status: 'OK',
-    inAmount: amountIn,
-    outAmount: out,
-    feeAmount: creatorFeeOnInput ? tradeFee + creatorFee : tradeFee,
-    feeOnInput: true,
-    tradeFee,
-    creatorFee,
-    protocolFee: (tradeFee * rates.protocolFeeRate) / FEE_RATE_DENOMINATOR,
-    fundFee: (tradeFee * rates.fundFeeRate) / FEE_RATE_DENOMINATOR,
-    creatorFeeOnInput,
-    swappedIn: lessFees,
-    swappedOut: swapped,
-  };
+  return okSwap(amountIn, out, tradeFee, creatorFee, rates, creatorFeeOnInput, lessFees, swapped);
 }
 
 /**
@@ -177,20 +164,7 @@ export function swapBaseOutput(
     tradeFee = inAmount - swappedIn;
   }
   if (inAmount > U64_MAX) return failed('INSUFFICIENT_LIQUIDITY', creatorFeeOnInput, 0n, amountOut);
-  return {
-    status: 'OK',
-    inAmount,
-    outAmount: amountOut,
-    feeAmount: creatorFeeOnInput ? tradeFee + creatorFee : tradeFee,
-    feeOnInput: true,
-    tradeFee,
-    creatorFee,
-    protocolFee: (tradeFee * rates.protocolFeeRate) / FEE_RATE_DENOMINATOR,
-    fundFee: (tradeFee * rates.fundFeeRate) / FEE_RATE_DENOMINATOR,
-    creatorFeeOnInput,
-    swappedIn,
-    swappedOut: actualOut,
-  };
+  return okSwap(inAmount, amountOut, tradeFee, creatorFee, rates, creatorFeeOnInput, swappedIn, actualOut);
 }
 
 /**
@@ -200,4 +174,31 @@ export function swapBaseOutput(
  */
 export function isCreatorFeeOnInput(creatorFeeOn: number, zeroForOne: boolean): boolean {
   return creatorFeeOn === 0 || (creatorFeeOn === 1 && zeroForOne) || (creatorFeeOn === 2 && !zeroForOne);
+}
+
+/** A successful swap: the fee split the program books (protocol and fund fees are floor shares of the trade fee). */
+function okSwap(
+  inAmount: bigint,
+  outAmount: bigint,
+  tradeFee: bigint,
+  creatorFee: bigint,
+  rates: CpmmFeeRates,
+  creatorFeeOnInput: boolean,
+  swappedIn: bigint,
+  swappedOut: bigint,
+): CpmmSwap {
+  return {
+    status: 'OK',
+    inAmount,
+    outAmount,
+    feeAmount: creatorFeeOnInput ? tradeFee + creatorFee : tradeFee,
+    feeOnInput: true,
+    tradeFee,
+    creatorFee,
+    protocolFee: (tradeFee * rates.protocolFeeRate) / FEE_RATE_DENOMINATOR,
+    fundFee: (tradeFee * rates.fundFeeRate) / FEE_RATE_DENOMINATOR,
+    creatorFeeOnInput,
+    swappedIn,
+    swappedOut,
+  };
 }
