@@ -3,7 +3,6 @@
  * concurrent streams. Each has a memory implementation (one instance) and a Redis one (several instances
  * behind one load balancer enforce one quota).
  */
-import type { MaybePromise } from '../../http/maybe-promise.js';
 
 /** The answer of a window counter. */
 export interface WindowDecision {
@@ -23,7 +22,7 @@ export interface WindowLimiter {
    * Grants `cost` units to `bucket` if `used + cost <= limit`, counting them; refuses without counting otherwise.
    * Never rejects: a backend failure falls back to a local decision (and is logged).
    */
-  consume(bucket: string, cost: number, limit: number, nowMs: number): MaybePromise<WindowDecision>;
+  consume(bucket: string, cost: number, limit: number, nowMs: number): WindowDecision | Promise<WindowDecision>;
   close(): Promise<void>;
 }
 
