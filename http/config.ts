@@ -1,6 +1,8 @@
 /**
  * The service's configuration, read only from the environment (documented in the README's table).
  */
+import { isAbsolute, join, resolve } from 'node:path';
+import { projectRoot } from './project-root.js';
 
 /** Every setting of the service. */
 export interface ServiceConfig {
@@ -17,6 +19,41 @@ export interface ServiceConfig {
   readonly quoteThreads: number;
   readonly priceBatchThreshold: number;
   readonly catalogFile: string | undefined;
+  /** Folder of the embedded store, the admin token and the admin endpoint file. */
+  readonly dataDir: string;
+  /** `postgres://...` selects PostgreSQL instead of the embedded PGlite. */
+  readonly databaseUrl: string | undefined;
+  /** PostgreSQL schema (default `public`). */
+  readonly databaseSchema: string | undefined;
+  /** `redis://...` shares rate limits and stream slots between instances. */
+  readonly redisUrl: string | undefined;
+  /** Prefix of every Redis key (several deployments on one Redis). */
+  readonly redisKeyPrefix: string;
+  readonly adminHost: string;
+  /** Admin API port; 0 picks a free one (written to `<dataDir>/admin.json`). */
+  readonly adminPort: number;
+  /** Admin bearer token; absent: generated into `<dataDir>/admin-token`. */
+  readonly adminToken: string | undefined;
+  /** Provisioned as a pro key at start. */
+  readonly demoKey: string | undefined;
+  /** Trust `X-Forwarded-For` for anonymous rate limits. */
+  readonly trustProxy: boolean;
+  /** Length of a rate-limit window in ms (60000; shorter only in tests). */
+  readonly rateWindowMs: number;
+  /** Key replica poll period in ms. */
+  readonly keyPollMs: number;
+  /** Usage counter flush period in ms. */
+  readonly usageFlushMs: number;
+  /** Points reconciliation period in ms. */
+  readonly pointsReconcileMs: number;
+  /** Points program phase written in api_usage events. */
+  readonly pointsPhase: string;
+}
+
+function dataDirOf(env: NodeJS.ProcessEnv): string {
+  const d = env.DATA_DIR;
+  if (!d) return join(projectRoot(import.meta.url), 'data');
+  return isAbsolute(d) ? d : resolve(d);
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, dflt: number, min = 0): number {
@@ -45,5 +82,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     quoteThreads: int(env, 'QUOTE_THREADS', 1, 1),
     priceBatchThreshold: int(env, 'PRICE_BATCH_THRESHOLD', 1_000_000, 1),
     catalogFile: env.CATALOG_FILE || undefined,
+    dataDir: dataDirOf(env),
+    databaseUrl: env.DATABASE_URL || undefined,
+    databaseSchema: env.DATABASE_SCHEMA || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'svc:',
+    adminHost: env.ADMIN_HOST ?? '127.0.0.1',
+    adminPort: int(env, 'ADMIN_PORT', 8081),
+    adminToken: env.ADMIN_TOKEN || undefined,
+    demoKey: env.SVC_DEMO_KEY || undefined,
+    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    rateWindowMs: int(env, 'RATE_WINDOW_MS', 60_000, 100),
+    keyPollMs: int(env, 'KEY_POLL_MS', 500, 50),
+    usageFlushMs: int(env, 'USAGE_FLUSH_MS', 5000, 50),
+    pointsReconcileMs: int(env, 'POINTS_RECONCILE_MS', 300_000, 100),
+    pointsPhase: env.POINTS_PHASE ?? 'beta',
   };
 }

@@ -43,6 +43,9 @@ export const ERROR_CATALOG = {
   // --- Extensions (the spec allows new codes; these fill statuses the Codes table has no code for) ---
   UNAUTHORIZED: { status: 401, retry: 'no', meaning: 'Missing or invalid API key' },
   ROUTE_NOT_FOUND: { status: 404, retry: 'no', meaning: 'No route for this method and path' },
+  FORBIDDEN: { status: 403, retry: 'no', meaning: 'Tier too low for this route' },
+  NOT_FOUND: { status: 404, retry: 'no', meaning: 'The addressed resource does not exist (points record, webhook)' },
+  NOT_IMPLEMENTED: { status: 501, retry: 'no', meaning: 'Route of the interface not built yet in this version' },
 } as const satisfies Record<string, ErrorSpec>;
 
 /** A code of the catalog. */
@@ -52,7 +55,13 @@ export type ErrorCode = keyof typeof ERROR_CATALOG;
  * Codes added by this service beyond the spec's Codes table, each for a status the spec lists without a code
  * (401 "Missing or invalid key"; 404 "No route"). The both-ways test allows exactly these.
  */
-export const CATALOG_EXTENSIONS: readonly ErrorCode[] = ['UNAUTHORIZED', 'ROUTE_NOT_FOUND'];
+export const CATALOG_EXTENSIONS: readonly ErrorCode[] = ['UNAUTHORIZED', 'ROUTE_NOT_FOUND', 'FORBIDDEN', 'NOT_FOUND', 'NOT_IMPLEMENTED'];
+
+/**
+ * Statuses this service adds to the spec's status table: 501 for the spec's routes that are declared (so auth and
+ * limits already apply to them) but not built yet. Each route loses it as it lands.
+ */
+export const EXTENSION_STATUSES: Readonly<Record<number, string>> = { 501: 'Route declared by the interface but not built yet' };
 
 /** The spec's status table: every status the API may answer with, and when. */
 export const STATUS_TABLE: Readonly<Record<number, string>> = {
@@ -95,6 +104,8 @@ export interface ApiErrorOptions {
   retryAfterSeconds?: number;
   /** Extra response headers (for example the rate limiter's `X-RateLimit-*`). */
   headers?: Record<string, string>;
+  /** Answer with `{ error }` only (the spec's forensics error shape). */
+  bare?: boolean;
 }
 
 /**
@@ -108,6 +119,7 @@ export class ApiError extends Error {
   readonly extra: Readonly<Record<string, unknown>>;
   readonly retryAfterSeconds: number | undefined;
   readonly headers: Readonly<Record<string, string>>;
+  readonly bare: boolean;
 
   constructor(code: ErrorCode, message: string, opts: ApiErrorOptions = {}) {
     super(message);
@@ -116,6 +128,7 @@ export class ApiError extends Error {
     this.extra = Object.freeze({ ...opts.extra });
     this.retryAfterSeconds = opts.retryAfterSeconds;
     this.headers = Object.freeze({ ...opts.headers });
+    this.bare = opts.bare ?? false;
   }
 
   /** The HTTP status of this error's code. */
@@ -155,7 +168,7 @@ export function errorBody(code: ErrorCode, error: string, details?: string, extr
 export interface ErrorAnswer {
   status: number;
   headers: Record<string, string>;
-  body: ErrorBody;
+  body: ErrorBody | { error: string };
 }
 
 /** Turns an {@link ApiError} into status, headers (Retry-After on 429/503) and body. */
@@ -171,7 +184,7 @@ export function errorAnswer(e: ApiError): ErrorAnswer {
         : (e.retryAfterSeconds ?? (status === 429 ? DEFAULT_RETRY_AFTER_429_S : DEFAULT_RETRY_AFTER_503_S));
     headers['retry-after'] = String(Math.max(0, Math.ceil(s)));
   }
-  return { status, headers, body: errorBody(e.code, e.message, e.details, e.extra) };
+  return { status, headers, body: e.bare ? { error: e.message } : errorBody(e.code, e.message, e.details, e.extra) };
 }
 
 /** The answer for anything thrown that is not an {@link ApiError}: 500 INTERNAL, no internals leaked. */

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AnonymousCache } from './anon-cache.js';
-import { acceptAnyKeyAuth } from './auth.js';
+import { keyAuth } from './auth.js';
+import type { Tier } from '../engine/keys/tier.js';
 import { ApiError } from './errors.js';
 import { reloadLogLevel } from './log.js';
 import { runPipeline, type PipelineOutcome, type PipelineStages, type WireReply } from './pipeline.js';
@@ -16,8 +17,15 @@ function route(handler: RouteHandler, over: Partial<RouteDef> = {}): RouteDef {
   return { name: 't', method: 'get', pattern: '/t', auth: 'none', apiKeyQuery: false, meter: 'prices', anonCacheTtlMs: 0, handler, ...over };
 }
 
+const KEYS = new Map<string, { id: number; tier: Tier }>([
+  ['k1', { id: 1, tier: 'free' }],
+  ['k2', { id: 2, tier: 'starter' }],
+  ['k3', { id: 3, tier: 'pro' }],
+]);
+const auth = keyAuth((k) => KEYS.get(k) ?? null);
+
 function stages(over: Partial<PipelineStages> = {}): PipelineStages {
-  return { auth: acceptAnyKeyAuth, rateLimit: noRateLimit, cache: new AnonymousCache(), ...over };
+  return { auth, rateLimit: noRateLimit, cache: new AnonymousCache(), ...over };
 }
 
 async function run(r: RouteDef, init: Partial<RequestContextInit> = {}, st: PipelineStages = stages()): Promise<WireReply> {
@@ -85,15 +93,57 @@ test('auth: header key passes; query apiKey only where the route allows it', asy
   let seen: unknown;
   const h: RouteHandler = (ctx) => { seen = ctx.principal; return { status: 200, body: {} }; };
   assert.equal((await run(route(h, { auth: 'key' }), { headers: { 'x-api-key': 'k1' } })).status, 200);
-  assert.deepEqual(seen, { kind: 'key', apiKey: 'k1', via: 'header' });
+  assert.deepEqual(seen, { kind: 'key', apiKey: 'k1', via: 'header', keyId: 1, tier: 'free' });
   assert.equal((await run(route(h, { auth: 'key' }), { rawQuery: 'apiKey=k2' })).status, 401);
   assert.equal((await run(route(h, { auth: 'key', apiKeyQuery: true }), { rawQuery: 'apiKey=k2' })).status, 200);
-  assert.deepEqual(seen, { kind: 'key', apiKey: 'k2', via: 'query' });
+  assert.deepEqual(seen, { kind: 'key', apiKey: 'k2', via: 'query', keyId: 2, tier: 'starter' });
   // On a 'none' route the header key is still recognised (it bypasses the anonymous cache).
   await run(route(h), { headers: { 'x-api-key': 'k3' } });
-  assert.deepEqual(seen, { kind: 'key', apiKey: 'k3', via: 'header' });
+  assert.deepEqual(seen, { kind: 'key', apiKey: 'k3', via: 'header', keyId: 3, tier: 'pro' });
   await run(route(h));
   assert.deepEqual(seen, { kind: 'anonymous' });
+});
+
+test('auth: an unknown key is 401 on every route, public ones included', async () => {
+  const h: RouteHandler = () => ({ status: 200, body: {} });
+  for (const over of [{ auth: 'key' as const }, { auth: 'none' as const }]) {
+    const w = await run(route(h, over), { headers: { 'x-api-key': 'nope' } });
+    assert.equal(w.status, 401);
+    assert.equal(body(w).code, 'UNAUTHORIZED');
+  }
+});
+
+test('auth: below the minimum tier is 403 with a bare { error } body, anonymous included', async () => {
+  const r = route(() => ({ status: 200, body: { ok: true } }), { auth: 'key', apiKeyQuery: true, minTier: 'starter' });
+  for (const init of [{}, { headers: { 'x-api-key': 'k1' } }]) {
+    const w = await run(r, init);
+    assert.equal(w.status, 403);
+    assert.deepEqual(Object.keys(body(w)), ['error']);
+  }
+  assert.equal((await run(r, { headers: { 'x-api-key': 'nope' } })).status, 401);
+  assert.equal((await run(r, { rawQuery: 'apiKey=k2' })).status, 200);
+  assert.equal((await run(r, { headers: { 'x-api-key': 'k3' } })).status, 200);
+});
+
+test('stream slots: taken for stream routes, given back when the request ends without a stream', async () => {
+  let held = 0;
+  const slots = async () => {
+    held++;
+    let done = false;
+    return { release: () => { if (!done) held--; done = true; } };
+  };
+  const statuses: number[] = [];
+  const st = stages({ slots, observe: (_c, _r, s) => statuses.push(s) });
+  const bad = route(() => { throw new ApiError('INVALID_REQUEST', 'bad tokens'); }, { auth: 'key', stream: true });
+  assert.equal((await run(bad, { headers: { 'x-api-key': 'k1' } }, st)).status, 400);
+  assert.equal(held, 0);
+  const ok = route(() => ({ stream: { firstFrame: 'x', open: () => undefined } }), { auth: 'key', stream: true });
+  const out = await runPipeline(ok, createRequestContext({ path: '/t', headers: { 'x-api-key': 'k1' } }), st);
+  assert.equal(out.kind, 'stream');
+  assert.equal(held, 1);
+  if (out.kind === 'stream') out.lease?.release();
+  assert.equal(held, 0);
+  assert.deepEqual(statuses, [400, 200]);
 });
 
 test('rate-limit stage: headers land on success and on handler errors; a 429 keeps its body and headers', async () => {
@@ -137,7 +187,7 @@ test('anonymous cache: hit within TTL keyed by full URL; a key bypasses it; erro
   assert.deepEqual(body(b), { calls: 1 });
   const c = await run(r, { rawQuery: 'tokens=sol' }, st);
   assert.deepEqual(body(c), { calls: 2 }, 'a different URL is a different entry');
-  const keyed = await run(r, { rawQuery: 'tokens=SOL', headers: { 'x-api-key': 'k' } }, st);
+  const keyed = await run(r, { rawQuery: 'tokens=SOL', headers: { 'x-api-key': 'k1' } }, st);
   assert.deepEqual(body(keyed), { calls: 3 });
   assert.equal(keyed.cache, undefined);
 
@@ -161,7 +211,7 @@ test('a stream reply passes through as a stream outcome with stage headers', asy
   const st = stages({ rateLimit: () => ({ headers: { 'x-ratelimit-limit': '9' } }) });
   const out = await runPipeline(
     route(() => ({ stream: { firstFrame: 'x', open: () => {} } }), { auth: 'key' }),
-    createRequestContext({ path: '/t', headers: { 'x-api-key': 'k' } }),
+    createRequestContext({ path: '/t', headers: { 'x-api-key': 'k1' } }),
     st,
   );
   assert.equal(out.kind, 'stream');

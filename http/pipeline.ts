@@ -9,13 +9,18 @@
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import { isCacheableStatus, type CachedReply, type ResponseCache } from './anon-cache.js';
 import type { AuthStage } from './auth.js';
-import { errorAnswer, internalErrorAnswer, isApiError, statusLine } from './errors.js';
+import { ApiError, errorAnswer, internalErrorAnswer, isApiError, statusLine } from './errors.js';
 import { log } from './log.js';
 import { isPromiseLike, step, type MaybePromise } from './maybe-promise.js';
+import type { SlotLease } from '../engine/limits/types.js';
 import type { RateLimitStage } from './rate-limit.js';
 import { ANONYMOUS, isStreamReply, type Reply, type RequestContext, type StreamReply } from './request-context.js';
 import type { RouteDef } from './route.js';
 import type { SseHub } from './sse.js';
+import type { StreamSlotStage } from './stream-slots.js';
+
+/** Called once per request with its final status (usage counters for points). */
+export type OutcomeObserver = (ctx: RequestContext, route: RouteDef, status: number) => void;
 
 /** The pluggable stages of the pipeline. */
 export interface PipelineStages {
@@ -23,6 +28,10 @@ export interface PipelineStages {
   readonly rateLimit: RateLimitStage;
   /** Null disables the anonymous cache. */
   readonly cache: ResponseCache | null;
+  /** Concurrent-stream slots of stream routes; absent: streams are not limited. */
+  readonly slots?: StreamSlotStage | null;
+  /** Sees every final status (after auth decided the principal). */
+  readonly observe?: OutcomeObserver | null;
 }
 
 /** A serialized answer, ready to write. `cache` tells whether the anonymous cache answered. */
@@ -34,11 +43,12 @@ export interface WireReply {
   readonly cache?: 'hit' | 'miss';
 }
 
-/** A validated stream request, ready to open. */
+/** A validated stream request, ready to open. `lease` is the stream slot to give back when it closes. */
 export interface WireStream {
   readonly kind: 'stream';
   readonly headers: Readonly<Record<string, string>>;
   readonly stream: StreamReply['stream'];
+  readonly lease: SlotLease | null;
 }
 
 /** What the pipeline produces for one request. */
@@ -84,28 +94,39 @@ export function cacheKey(ctx: RequestContext): string {
 }
 
 /**
- * Runs auth -> rate limit -> anonymous cache -> handler -> serialize for one request. Synchronous when every
- * stage is; never throws and never rejects.
+ * Runs auth -> rate limit -> stream slot -> anonymous cache -> handler -> serialize for one request. Synchronous
+ * when every stage is; never throws and never rejects. A stream slot taken for a request that ends without a
+ * stream is given back here.
  */
 export function runPipeline(route: RouteDef, ctx: RequestContext, stages: PipelineStages): MaybePromise<PipelineOutcome> {
   const extraHeaders: Record<string, string> = {};
-  const fail = (e: unknown): WireReply => toErrorWire(e, route.name, ctx.path, extraHeaders);
+  let lease: SlotLease | null = null;
+  const done = (o: PipelineOutcome): PipelineOutcome => {
+    if (o.kind === 'reply' && lease !== null) lease.release();
+    stages.observe?.(ctx, route, o.kind === 'reply' ? o.status : 200);
+    return o;
+  };
+  const fail = (e: unknown): PipelineOutcome => done(toErrorWire(e, route.name, ctx.path, extraHeaders));
   try {
     const out = step(stages.auth(ctx, route), (principal) => {
       ctx.principal = principal;
-      return step(route.meter !== null ? stages.rateLimit(ctx, route) : undefined, (rl): MaybePromise<PipelineOutcome> => {
+      return step(route.meter !== null ? stages.rateLimit(ctx, route) : undefined, (rl) => {
         if (rl?.headers) Object.assign(extraHeaders, rl.headers);
-        const key =
-          route.anonCacheTtlMs > 0 && stages.cache !== null && principal === ANONYMOUS ? cacheKey(ctx) : null;
-        if (key !== null) {
-          const hit = stages.cache!.get(key);
-          if (hit) return withHeaders(hit, extraHeaders, 'hit');
-        }
-        return step(route.handler(ctx), (reply): PipelineOutcome => {
-          if (isStreamReply(reply)) return { kind: 'stream', headers: { ...extraHeaders }, stream: reply.stream };
-          const wire = serializeReply(reply);
-          if (key !== null && isCacheableStatus(wire.status)) stages.cache!.set(key, wire, route.anonCacheTtlMs);
-          return withHeaders(wire, extraHeaders, key !== null ? 'miss' : undefined);
+        const slot = route.stream && stages.slots ? stages.slots(ctx) : null;
+        return step(slot, (l): MaybePromise<PipelineOutcome> => {
+          lease = l;
+          const key =
+            route.anonCacheTtlMs > 0 && stages.cache !== null && principal === ANONYMOUS ? cacheKey(ctx) : null;
+          if (key !== null) {
+            const hit = stages.cache!.get(key);
+            if (hit) return done(withHeaders(hit, extraHeaders, 'hit'));
+          }
+          return step(route.handler(ctx), (reply): PipelineOutcome => {
+            if (isStreamReply(reply)) return done({ kind: 'stream', headers: { ...extraHeaders }, stream: reply.stream, lease });
+            const wire = serializeReply(reply);
+            if (key !== null && isCacheableStatus(wire.status)) stages.cache!.set(key, wire, route.anonCacheTtlMs);
+            return done(withHeaders(wire, extraHeaders, key !== null ? 'miss' : undefined));
+          });
         });
       });
     });
@@ -116,7 +137,7 @@ export function runPipeline(route: RouteDef, ctx: RequestContext, stages: Pipeli
 }
 
 /** Request headers every route copies. */
-const BASE_HEADERS = ['x-api-key', 'accept'] as const;
+const BASE_HEADERS = ['x-api-key', 'accept', 'x-forwarded-for'] as const;
 
 /** Headers added to every answer of a GET route. */
 export const CORS_HEADERS: Readonly<Record<string, string>> = { 'access-control-allow-origin': '*' };
@@ -178,6 +199,7 @@ export function copyRequest(req: HttpRequest, res: HttpResponse, route: RouteDef
     // Why: the remote address lives on the socket; read it now, the response may be gone after an abort.
     remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
     receivedAtMs: Date.now(),
+    body: null,
     principal: ANONYMOUS,
   };
 }
@@ -198,7 +220,10 @@ interface Lifecycle {
 function deliver(res: HttpResponse, life: Lifecycle, out: PipelineOutcome, route: RouteDef, deps: MountDeps): void {
   deps.tracker.inflight--;
   // Why: touching `res` after onAborted fired throws ("must not be accessed after ... onAborted").
-  if (life.aborted) return;
+  if (life.aborted) {
+    if (out.kind === 'stream') out.lease?.release();
+    return;
+  }
   // Why: writes outside the request handler must be corked (one syscall; uWS warns otherwise). Inside the
   // handler (sync path) uWS is already corked and a nested cork just runs the callback.
   res.cork(() => {
@@ -208,6 +233,8 @@ function deliver(res: HttpResponse, life: Lifecycle, out: PipelineOutcome, route
     }
     const client = deps.hub.open(res, out.stream.firstFrame, { ...CORS_HEADERS, ...out.headers });
     life.onAbort = () => deps.hub.remove(client);
+    // Why: every way a stream ends (client abort, server end, shutdown) runs the hub's close hooks once.
+    if (out.lease) deps.hub.onClose(client, () => out.lease!.release());
     try {
       out.stream.open(client);
     } catch (e) {
@@ -217,13 +244,66 @@ function deliver(res: HttpResponse, life: Lifecycle, out: PipelineOutcome, route
   });
 }
 
+/**
+ * Reads the request body (at most `max` bytes), then calls `then` with it; answers 400 itself when it is larger.
+ * Why copy each chunk: uWS hands out views of its own buffer, valid only inside the callback.
+ */
+function readBody(
+  res: HttpResponse,
+  life: Lifecycle,
+  max: number,
+  route: RouteDef,
+  path: string,
+  then: (body: Buffer) => void,
+  refused: () => void,
+): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let tooLarge = false;
+  res.onData((chunk, isLast) => {
+    if (tooLarge || life.aborted) return;
+    size += chunk.byteLength;
+    if (size > max) {
+      tooLarge = true;
+      refused();
+      const wire = toErrorWire(new ApiError('INVALID_REQUEST', `Request body larger than ${max} bytes`), route.name, path);
+      res.cork(() => writeWire(res, wire));
+      return;
+    }
+    chunks.push(Buffer.from(new Uint8Array(chunk)));
+    if (isLast) then(Buffer.concat(chunks, size));
+  });
+}
+
 /** Registers `route` on `app`, running the fixed pipeline for each request. */
 export function mountRoute(app: TemplatedApp, route: RouteDef, deps: MountDeps): void {
   const params = paramNames(route.pattern);
+  const maxBody = route.maxBodyBytes ?? 0;
   app[route.method](route.pattern, (res, req) => {
     const ctx = copyRequest(req, res, route, params);
     const life: Lifecycle = { aborted: false, onAbort: null };
     deps.tracker.inflight++;
+    if (maxBody > 0) {
+      let settled = false;
+      const settle = (): void => {
+        if (!settled) deps.tracker.inflight--;
+        settled = true;
+      };
+      // Why: until the body is in, an abort must release the in-flight count; after, deliver() does.
+      life.onAbort = settle;
+      res.onAborted(() => {
+        life.aborted = true;
+        life.onAbort?.();
+      });
+      readBody(res, life, maxBody, route, ctx.path, (body) => {
+        settled = true;
+        life.onAbort = null;
+        const out = runPipeline(route, { ...ctx, body }, deps.stages);
+        if (isPromiseLike(out)) out.then((o) => deliver(res, life, o, route, deps));
+        else deliver(res, life, out, route, deps);
+      }, settle);
+      return;
+    }
     const out = runPipeline(route, ctx, deps.stages);
     // Why: returning from a handler without responding and without an abort handler aborts the whole
     // process. A synchronous reply is written before the handler returns and needs none (one native call and

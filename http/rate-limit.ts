@@ -1,10 +1,19 @@
 /**
- * The rate-limit stage contract. The default is a no-op; the rate-limit issue plugs a real limiter here.
- * A limiter returns the `X-RateLimit-*` headers for every metered response, or throws
- * `ApiError('RATE_LIMITED', ..., { extra: { limit, tier, retryAfterSeconds }, headers })`.
+ * The rate-limit stage: one fixed-window counter per (category, caller) with the quota of the caller's tier
+ * (`engine/limits/table.ts`), keyed by API key id, or by client IP (/64 for IPv6) for anonymous callers.
+ *
+ * Every metered answer carries `X-RateLimit-Limit` (the category's per-minute quota), `X-RateLimit-Remaining`
+ * and `X-RateLimit-Reset` (epoch seconds); a refusal is 429 RATE_LIMITED with `{ limit, tier, retryAfterSeconds }`
+ * and a `Retry-After` equal to `retryAfterSeconds`. Internal keys are unlimited and not counted. Synchronous
+ * with the memory limiter; one Redis round trip with the Redis one.
  */
-import type { MaybePromise } from './maybe-promise.js';
-import type { RequestContext } from './request-context.js';
+import type { Tier } from '../engine/keys/tier.js';
+import { quotaOf, type Category } from '../engine/limits/table.js';
+import type { WindowDecision, WindowLimiter } from '../engine/limits/types.js';
+import { clientAddress, ipBucket } from './client-ip.js';
+import { ApiError } from './errors.js';
+import { step, type MaybePromise } from './maybe-promise.js';
+import { tierOf, type RequestContext } from './request-context.js';
 import type { RouteDef } from './route.js';
 
 /** What a limiter hands back for an allowed request. */
@@ -16,5 +25,55 @@ export interface RateLimitOutcome {
 /** Meters a request of a metered route (`route.meter` non-null); throws RATE_LIMITED to refuse. */
 export type RateLimitStage = (ctx: RequestContext, route: RouteDef) => MaybePromise<RateLimitOutcome | undefined>;
 
-/** The default stage: lets everything through, adds no headers. */
+/** A stage that lets everything through and adds no headers (benchmarks' baseline). */
 export const noRateLimit: RateLimitStage = () => undefined;
+
+/** Options of {@link quotaRateLimit}. */
+export interface QuotaRateLimitOptions {
+  readonly limiter: WindowLimiter;
+  /** Trust `X-Forwarded-For` for anonymous callers (behind a proxy that sets it). */
+  readonly trustProxy?: boolean;
+  /** Clock (tests). */
+  readonly now?: () => number;
+  /** Quota of a category and tier; default the table's (benchmarks raise it so nothing is refused). */
+  readonly quota?: (category: Category, tier: Tier) => number;
+}
+
+/** The rate-limit headers of a decision. */
+export function rateLimitHeaders(d: WindowDecision): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(d.limit),
+    'x-ratelimit-remaining': String(Math.max(0, d.limit - d.used)),
+    'x-ratelimit-reset': String(Math.ceil(d.resetAtMs / 1000)),
+  };
+}
+
+/** The rate-limit subject of a request: `k<id>` for a key, `ip:<bucket>` otherwise. */
+export function rateSubject(ctx: RequestContext, trustProxy: boolean): string {
+  const p = ctx.principal;
+  return p.kind === 'key' ? `k${p.keyId}` : `ip:${ipBucket(clientAddress(ctx.headers, ctx.remoteAddress, trustProxy))}`;
+}
+
+/** The stage over a window limiter. */
+export function quotaRateLimit(opts: QuotaRateLimitOptions): RateLimitStage {
+  const now = opts.now ?? Date.now;
+  const trust = opts.trustProxy ?? false;
+  const quota = opts.quota ?? quotaOf;
+  return (ctx, route) => {
+    const category = route.meter!;
+    const tier = tierOf(ctx.principal);
+    const limit = quota(category, tier);
+    if (limit === Infinity) return undefined;
+    const cost = route.cost ? route.cost(ctx) : 1;
+    const t = now();
+    return step(opts.limiter.consume(`${category}:${rateSubject(ctx, trust)}`, cost, limit, t), (d) => {
+      const headers = rateLimitHeaders(d);
+      if (d.allowed) return { headers };
+      const retryAfterSeconds = Math.max(1, Math.ceil((d.resetAtMs - t) / 1000));
+      throw new ApiError('RATE_LIMITED', `Rate limit exceeded: ${limit} ${category} requests per minute for the ${tier} tier`, {
+        extra: { limit, tier, retryAfterSeconds },
+        headers,
+      });
+    });
+  };
+}

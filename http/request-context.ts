@@ -2,13 +2,22 @@
  * The plain request context handlers receive, and the reply shapes they return. Nothing here touches uWS, so
  * handlers are testable without sockets.
  */
+import type { Tier } from '../engine/keys/tier.js';
 import type { MaybePromise } from './maybe-promise.js';
 import type { SseClient } from './sse.js';
 
 /** Who is calling, as decided by the auth stage. */
 export type Principal =
   | { readonly kind: 'anonymous' }
-  | { readonly kind: 'key'; readonly apiKey: string; readonly via: 'header' | 'query' };
+  | {
+      readonly kind: 'key';
+      /** The key as presented (never logged). */
+      readonly apiKey: string;
+      readonly via: 'header' | 'query';
+      /** The key's id in the store. */
+      readonly keyId: number;
+      readonly tier: Tier;
+    };
 
 /** The anonymous principal (shared, immutable). */
 export const ANONYMOUS: Principal = Object.freeze({ kind: 'anonymous' });
@@ -31,6 +40,8 @@ export interface RequestContext {
   readonly remoteAddress: string;
   /** When the request arrived (epoch ms). */
   readonly receivedAtMs: number;
+  /** The request body (POST, PATCH, DELETE routes that read one), or null. */
+  readonly body: Buffer | null;
   /** Set by the auth stage. */
   principal: Principal;
 }
@@ -69,6 +80,7 @@ export interface RequestContextInit {
   headers?: Record<string, string>;
   remoteAddress?: string;
   receivedAtMs?: number;
+  body?: Buffer | null;
 }
 
 /** Builds a {@link RequestContext} from plain fields. */
@@ -83,6 +95,12 @@ export function createRequestContext(init: RequestContextInit): RequestContext {
     headers: init.headers ?? {},
     remoteAddress: init.remoteAddress ?? '127.0.0.1',
     receivedAtMs: init.receivedAtMs ?? Date.now(),
+    body: init.body ?? null,
     principal: ANONYMOUS,
   };
+}
+
+/** The tier of a principal (`anonymous` without a key). */
+export function tierOf(p: Principal): Tier {
+  return p.kind === 'key' ? p.tier : 'anonymous';
 }

@@ -5,13 +5,23 @@
 import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import type { PriceService } from '../engine/services/price-service-types.js';
 import { AnonymousCache } from './anon-cache.js';
-import { acceptAnyKeyAuth, type AuthStage } from './auth.js';
+import type { AuthStage } from './auth.js';
 import { ApiError } from './errors.js';
 import { log } from './log.js';
-import { CORS_HEADERS, mountRoute, toErrorWire, writeWire, type InflightTracker, type PipelineStages } from './pipeline.js';
+import {
+  CORS_HEADERS,
+  mountRoute,
+  toErrorWire,
+  writeWire,
+  type InflightTracker,
+  type OutcomeObserver,
+  type PipelineStages,
+} from './pipeline.js';
 import { PriceFanout } from './price-fanout.js';
 import { noRateLimit, type RateLimitStage } from './rate-limit.js';
 import { buildRoutes } from './routes/index.js';
+import type { PointsReader } from './routes/points.js';
+import type { StreamSlotStage } from './stream-slots.js';
 import { SseHub } from './sse.js';
 import { loadUws } from './uws.js';
 
@@ -23,10 +33,16 @@ export interface ServerOptions {
   readonly port: number;
   /** Interface to bind; default `0.0.0.0`. */
   readonly host?: string;
-  /** Auth stage; default: any non-empty key passes (until key storage lands). */
-  readonly auth?: AuthStage;
+  /** Auth stage (`keyAuth` over the key replica). */
+  readonly auth: AuthStage;
   /** Rate-limit stage; default: no-op. */
   readonly rateLimit?: RateLimitStage;
+  /** Concurrent-stream slots; default: streams unlimited. */
+  readonly slots?: StreamSlotStage;
+  /** Sees every final status (usage counters). */
+  readonly observe?: OutcomeObserver;
+  /** The points view of a key (GET /v1/points/me). */
+  readonly points: PointsReader;
   /** Anonymous cache TTL of the price routes in ms; default 2000. */
   readonly anonCacheTtlMs?: number;
   /** SSE heartbeat period in ms; default 15000. */
@@ -60,14 +76,17 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
   const hub = new SseHub({ heartbeatMs: opts.heartbeatMs ?? 15_000 });
   const fanout = new PriceFanout(opts.priceService, hub);
   const stages: PipelineStages = {
-    auth: opts.auth ?? acceptAnyKeyAuth,
+    auth: opts.auth,
     rateLimit: opts.rateLimit ?? noRateLimit,
     cache: new AnonymousCache(),
+    slots: opts.slots ?? null,
+    observe: opts.observe ?? null,
   };
   const tracker: InflightTracker = { inflight: 0 };
   const routes = buildRoutes({
     priceService: opts.priceService,
     fanout,
+    points: opts.points,
     ...(opts.anonCacheTtlMs === undefined ? {} : { anonCacheTtlMs: opts.anonCacheTtlMs }),
   });
   for (const r of routes) mountRoute(app, r, { stages, hub, tracker });

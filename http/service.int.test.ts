@@ -4,6 +4,9 @@
  * from the raw pool accounts with the official Raydium SDK.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { USDC_MINT, USDT_MINT, WSOL_MINT } from '../engine/catalog/tokens.js';
 import { startLocalnet, type Localnet } from '../fixtures/localnet/start-localnet.js';
@@ -14,19 +17,30 @@ import { openSse } from './testing/sse-reader.js';
 import type { PriceObject } from '../engine/router/price-types.js';
 
 const USD = [USDC_MINT, USDT_MINT];
+const DEMO_KEY = 'e2e-demo-key-0001';
 const close = (a: number, b: number, rel = 1e-7): boolean => Math.abs(a / b - 1) <= rel;
 
 async function startPair(transport: 'napi' | 'grpc-js'): Promise<{ net: Localnet; svc: RunningService; base: string }> {
   const net = await startLocalnet({ rpcPort: 0, grpcPort: 0, tps: 0, slotMs: 100 });
   const svc = await startService(
-    loadConfig({ PORT: '0', HOST: '127.0.0.1', RPC_URL: net.rpcUrl, GEYSER_ENDPOINT: net.grpcUrl, GEYSER_TRANSPORT: transport, LOG_LEVEL: 'warn' }),
+    loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ADMIN_PORT: '0',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-e2e-')),
+      SVC_DEMO_KEY: DEMO_KEY,
+      RPC_URL: net.rpcUrl,
+      GEYSER_ENDPOINT: net.grpcUrl,
+      GEYSER_TRANSPORT: transport,
+      LOG_LEVEL: 'warn',
+    }),
   );
   await svc.ready;
   return { net, svc, base: `http://127.0.0.1:${svc.port}` };
 }
 
 async function getPrice(base: string, token: string): Promise<PriceObject> {
-  const res = await fetch(`${base}/v1/price/${token}`, { headers: { 'x-api-key': 'k' } });
+  const res = await fetch(`${base}/v1/price/${token}`, { headers: { 'x-api-key': DEMO_KEY } });
   assert.equal(res.status, 200, `${token}: ${res.status}`);
   return (await res.json()) as PriceObject;
 }
@@ -77,7 +91,7 @@ describe('service on the localnet (napi transport)', () => {
 
   test('an SSE price frame changes after the simulator moves a pool', async () => {
     const before = await getPrice(base, 'SOL');
-    const sse = await openSse(`${base}/v1/stream/prices?tokens=SOL`, { 'x-api-key': 'k' });
+    const sse = await openSse(`${base}/v1/stream/prices?tokens=SOL`, { 'x-api-key': DEMO_KEY });
     try {
       assert.equal((await sse.next(3000)).event, 'ready');
       // Sell a large amount of SOL into the pool that gives the best bid: the bid must fall.

@@ -1,6 +1,7 @@
 /**
- * Assembles the service: the shared slabs, the ingest worker (their only writer), the quote worker pool, the
- * price service over the slabs, and the uWebSockets.js shell. Used by `main.ts` and by integration tests.
+ * Assembles the service: the store, the key replica, the limiters, usage counters and points reconciliation;
+ * the shared slabs, the ingest worker (their only writer), the quote worker pool, the price service over the
+ * slabs; the uWebSockets.js shell and the loopback admin API. Used by `main.ts` and by integration tests.
  */
 import { ADAPTERS_BY_DEX_INDEX } from '../engine/adapters/by-dex-index.js';
 import { Catalog } from '../engine/catalog/catalog.js';
@@ -10,15 +11,39 @@ import { MintTable } from '../engine/slab/mint-table.js';
 import { PoolSlab } from '../engine/slab/pool-slab.js';
 import { startIngestWorker, type IngestHost } from '../workers/ingest-host.js';
 import { QuotePool } from '../workers/quote-pool.js';
+import { KeyDirectory } from '../engine/keys/key-directory.js';
+import { KeyService } from '../engine/keys/key-service.js';
+import { createLimiters } from '../engine/limits/factory.js';
+import { pointsView } from '../engine/points/ledger.js';
+import { PointsReconciler } from '../engine/points/reconciler.js';
+import { UsageMeter } from '../engine/points/usage-meter.js';
+import { openStore } from '../engine/store/open.js';
+import type { Store } from '../engine/store/types.js';
+import { startAdminServer } from './admin/admin-server.js';
+import { clearAdminEndpoint, loadAdminToken, readAdminEndpoint, writeAdminEndpoint } from './admin/admin-token.js';
+import { keyAuth } from './auth.js';
 import type { ServiceConfig } from './config.js';
 import { log } from './log.js';
+import type { OutcomeObserver } from './pipeline.js';
+import { quotaRateLimit } from './rate-limit.js';
 import { createServer } from './server.js';
+import { streamSlots } from './stream-slots.js';
 
 /** A running service. */
 export interface RunningService {
   readonly port: number;
   readonly priceService: SlabPriceService;
   readonly ingest: IngestHost;
+  readonly store: Store;
+  readonly keys: KeyService;
+  /** The admin API's URL (loopback). */
+  readonly adminUrl: string;
+  /** Writes the accumulated usage counters now (tests). */
+  flushUsage(): Promise<void>;
+  /** Runs one points reconciliation now (tests). */
+  reconcilePoints(): Promise<unknown>;
+  /** Stream slots held by a key across all instances (tests, metrics); 0 for an unknown key. */
+  streamSlotsHeld(apiKey: string): Promise<number>;
   /** Resolves when the startup snapshot is loaded. */
   readonly ready: Promise<void>;
   close(): Promise<void>;
@@ -26,6 +51,37 @@ export interface RunningService {
 
 /** Starts every part of the service. */
 export async function startService(cfg: ServiceConfig): Promise<RunningService> {
+  if (!cfg.databaseUrl) {
+    // Why: PGlite is one process's database; a second service on the same folder would corrupt it.
+    const other = readAdminEndpoint(cfg.dataDir);
+    if (other && other.pid !== process.pid) throw new Error(`another service (pid ${other.pid}) uses ${cfg.dataDir}; set DATA_DIR or DATABASE_URL`);
+  }
+  const store = await openStore({
+    ...(cfg.databaseUrl ? { databaseUrl: cfg.databaseUrl } : { dataDir: `${cfg.dataDir}/pglite` }),
+    ...(cfg.databaseSchema ? { schema: cfg.databaseSchema } : {}),
+  });
+  const directory = new KeyDirectory(store.keys, { pollMs: cfg.keyPollMs, onError: (e) => log.warn('key poll failed', { err: e }) });
+  await directory.start();
+  const keys = new KeyService(store, directory);
+  if (cfg.demoKey) log.info('demo key provisioned', { id: (await keys.provisionDemoKey(cfg.demoKey)).id, tier: 'pro' });
+  const limiters = createLimiters({
+    ...(cfg.redisUrl ? { redisUrl: cfg.redisUrl } : {}),
+    keyPrefix: cfg.redisKeyPrefix,
+    windowMs: cfg.rateWindowMs,
+    log: (level, msg, ctx) => log[level](msg, ctx),
+  });
+  // Why wait: until Redis is connected the limiters count in memory, and two instances would not share a quota.
+  if (limiters.backend === 'redis' && !(await limiters.ready(5000))) log.warn('Redis not reachable: limits are per instance until it is');
+  const usage = new UsageMeter(store.usage);
+  usage.start(cfg.usageFlushMs);
+  const reconciler = new PointsReconciler(store, { phase: cfg.pointsPhase });
+  reconciler.start(cfg.pointsReconcileMs);
+  const observe: OutcomeObserver = (ctx, route, status) => {
+    const p = ctx.principal;
+    if (p.kind !== 'key' || route.meter === null) return;
+    const outcome = status === 429 ? 'rate-limited' : status >= 200 && status < 300 ? (route.rpc ? 'rpc-ok' : 'ok') : 'other';
+    usage.record(p.keyId, outcome, Date.now());
+  };
   const slab = PoolSlab.create(cfg.slabInitialPools, cfg.slabMaxPools);
   const mints = MintTable.create(1024, Math.max(1024, cfg.slabMaxPools * 2));
   const catalog = new Catalog(loadCatalogTokens(cfg.catalogFile));
@@ -63,17 +119,55 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
       onExit: (code) => log.warn('ingest worker exited', { code }),
     },
   );
-  const server = await createServer({ priceService, port: cfg.port, host: cfg.host });
-  log.info('listening', { port: server.port, rpc: cfg.rpcUrl, geyser: cfg.geyserUrl, transport: cfg.geyserTransport });
+  const server = await createServer({
+    priceService,
+    port: cfg.port,
+    host: cfg.host,
+    auth: keyAuth((k) => directory.lookup(k)),
+    rateLimit: quotaRateLimit({ limiter: limiters.window, trustProxy: cfg.trustProxy }),
+    slots: streamSlots(limiters.slots),
+    observe,
+    points: (id) => pointsView(store, id),
+  });
+  const admin = await startAdminServer({ keys, token: loadAdminToken(cfg.dataDir, cfg.adminToken), host: cfg.adminHost, port: cfg.adminPort });
+  writeAdminEndpoint(cfg.dataDir, { url: admin.url, pid: process.pid });
+  log.info('listening', {
+    port: server.port,
+    admin: admin.url,
+    store: store.driver,
+    limits: limiters.backend,
+    rpc: cfg.rpcUrl,
+    geyser: cfg.geyserUrl,
+    transport: cfg.geyserTransport,
+  });
   return {
     port: server.port,
     priceService,
     ingest,
+    store,
+    keys,
+    adminUrl: admin.url,
     ready,
+    flushUsage: async () => {
+      await usage.flush();
+    },
+    reconcilePoints: () => reconciler.runOnce(),
+    streamSlotsHeld: async (apiKey) => {
+      const k = directory.lookup(apiKey);
+      return k ? limiters.slots.held(`k${k.id}`) : 0;
+    },
     async close(): Promise<void> {
       await server.close();
+      admin.close();
+      clearAdminEndpoint(cfg.dataDir, process.pid);
+      // Why this order: the last usage counts reach the store before it closes (nothing accepted is lost).
+      await usage.stop();
+      await reconciler.stop();
+      await directory.stop();
+      await limiters.close();
       await ingest.stop();
       await quotePool.close();
+      await store.close();
     },
   };
 }

@@ -8,4 +8,5 @@ node dist/bench/cpmm-quote.bench.js
 node dist/bench/slab.bench.js
 node dist/bench/price-dispatch.bench.js
 node dist/bench/ingest-throughput.bench.js
+node dist/bench/auth-rate-limit.bench.js
 if command -v wrk >/dev/null; then node dist/bench/http-load.bench.js; fi

@@ -24,8 +24,12 @@ for _ in $(seq 1 100); do
 done
 echo "localnet: JSON-RPC http://127.0.0.1:${LOCALNET_RPC_PORT}  Geyser gRPC http://127.0.0.1:${LOCALNET_GRPC_PORT}  (log: data/localnet.log)"
 
-PORT="$PORT" RPC_URL="http://127.0.0.1:${LOCALNET_RPC_PORT}" GEYSER_ENDPOINT="http://127.0.0.1:${LOCALNET_GRPC_PORT}" \
+# Demo mode: a known pro key so the key routes can be tried at once (override or set SVC_DEMO_KEY= to disable).
+SVC_DEMO_KEY="${SVC_DEMO_KEY-demo-key-change-me}"
+PORT="$PORT" SVC_DEMO_KEY="$SVC_DEMO_KEY" RPC_URL="http://127.0.0.1:${LOCALNET_RPC_PORT}" GEYSER_ENDPOINT="http://127.0.0.1:${LOCALNET_GRPC_PORT}" \
   node dist/http/main.js &
 pids+=($!)
 echo "service:  http://127.0.0.1:${PORT}  (try: curl http://127.0.0.1:${PORT}/v1/price/SOL)"
+[ -n "$SVC_DEMO_KEY" ] && echo "demo key: ${SVC_DEMO_KEY}  (try: curl -H 'x-api-key: ${SVC_DEMO_KEY}' http://127.0.0.1:${PORT}/v1/points/me)"
+echo "keys:     npm run keys -- create --tier pro   (admin API on 127.0.0.1:${ADMIN_PORT:-8081})"
 wait -n "${pids[@]}"

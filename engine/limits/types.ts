@@ -44,3 +44,9 @@ export interface SlotLimiter {
   held(subject: string): Promise<number>;
   close(): Promise<void>;
 }
+
+/**
+ * Where the limiters report backend trouble (Redis down, recovered, a failed release). Same shape as the ingest
+ * runner's logger so one adapter wires both.
+ */
+export type LimitsLog = (level: 'debug' | 'info' | 'warn' | 'error', msg: string, ctx?: Record<string, unknown>) => void;

@@ -49,6 +49,12 @@ export interface KeyRepo {
   /** Inserts the key if its hash is new, else sets its tier and clears a revocation; returns the row. */
   upsertByHash(k: NewApiKey): Promise<ApiKeyRecord>;
   findById(id: number): Promise<ApiKeyRecord | null>;
+  /**
+   * Like {@link findById}, and locks the row until the transaction ends (`FOR NO KEY UPDATE`: revocations and tier
+   * changes wait, inserts that reference the key do not). Serializes writers of one key's ledger (the reconciler's
+   * daily cap). Use inside a transaction.
+   */
+  findByIdForUpdate(id: number): Promise<ApiKeyRecord | null>;
   findByHash(keyHash: string): Promise<ApiKeyRecord | null>;
   findByReferralCode(code: string): Promise<ApiKeyRecord | null>;
   /** All keys by id, revoked ones included when asked. */
@@ -144,6 +150,8 @@ export interface UsageRepo {
   markReconciled(apiKeyId: number, windowStart: Date): Promise<void>;
   /** One window, or null. */
   get(apiKeyId: number, windowStart: Date): Promise<UsageWindow | null>;
+  /** Like {@link get}, and locks the row until the transaction ends (`FOR UPDATE`). Use inside a transaction. */
+  getForUpdate(apiKeyId: number, windowStart: Date): Promise<UsageWindow | null>;
 }
 
 /** The repositories, bound to one client (the store's pool or a transaction). */
@@ -171,4 +179,6 @@ export interface StoreOptions {
   readonly dataDir?: string;
   /** PostgreSQL schema to use (created if missing); default `public`. Tests use one schema each. */
   readonly schema?: string;
+  /** PostgreSQL: errors of idle pooled connections (a server restart); the pool replaces them. Default: ignored. */
+  readonly onError?: (e: unknown) => void;
 }

@@ -49,7 +49,8 @@ export function priceStreamRoute(svc: PriceService, fanout: PriceFanout): RouteD
     pattern: '/v1/stream/prices',
     auth: 'key',
     apiKeyQuery: true,
-    meter: 'prices',
+    meter: 'stream',
+    stream: true,
     anonCacheTtlMs: 0,
     handler: (ctx) => {
       requireReady(svc);

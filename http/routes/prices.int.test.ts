@@ -1,6 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PriceObject } from '../../engine/router/price-types.js';
+import { keyAuth } from '../auth.js';
 import { reloadLogLevel } from '../log.js';
 import { createServer, type RunningServer } from '../server.js';
 import { FAKE_MINTS, FakePriceService } from '../testing/fake-price-service.js';
@@ -22,7 +23,15 @@ const streams: SseReader[] = [];
 before(async () => {
   svc = new FakePriceService();
   for (let i = 0; i < 60; i++) svc.indexed.add(mintN(i));
-  server = await createServer({ priceService: svc, port: 0, host: '127.0.0.1', anonCacheTtlMs: 200 });
+  const keys = new Map([['test-key', { id: 1, tier: 'pro' as const }], ['qkey', { id: 2, tier: 'pro' as const }]]);
+  server = await createServer({
+    priceService: svc,
+    port: 0,
+    host: '127.0.0.1',
+    anonCacheTtlMs: 200,
+    auth: keyAuth((k) => keys.get(k) ?? null),
+    points: async () => null,
+  });
   base = `http://127.0.0.1:${server.port}`;
 });
 

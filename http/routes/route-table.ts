@@ -5,6 +5,8 @@ import type { PriceService } from '../../engine/services/price-service-types.js'
 import type { PriceFanout } from '../price-fanout.js';
 import type { RouteDef } from '../route.js';
 import { healthRoute } from './health.js';
+import { notBuiltRoutes } from './not-built.js';
+import { pointsRoute, type PointsReader } from './points.js';
 import { priceStreamRoute } from './price-stream.js';
 import { priceRoute, pricesRoute } from './prices.js';
 
@@ -14,6 +16,8 @@ export interface RouteDeps {
   readonly fanout: PriceFanout;
   /** Anonymous cache TTL of the price routes (default 2 s). */
   readonly anonCacheTtlMs?: number;
+  /** The points ledger view. */
+  readonly points: PointsReader;
 }
 
 /** Builds the route table. */
@@ -24,5 +28,7 @@ export function buildRoutes(deps: RouteDeps): RouteDef[] {
     priceRoute(deps.priceService, opts),
     pricesRoute(deps.priceService, opts),
     priceStreamRoute(deps.priceService, deps.fanout),
+    pointsRoute(deps.points),
+    ...notBuiltRoutes(),
   ];
 }

@@ -1,0 +1,187 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { Redis } from 'ioredis';
+import { createLimiters } from './factory.js';
+import type { Limiters } from './factory.js';
+import type { LimitsLog } from './types.js';
+import { sleep } from './window-suite.js';
+
+// Outages are staged on a private redis-server (spawned on a free port), never on the shared one.
+const HAVE_REDIS_SERVER = spawnSync('redis-server', ['--version']).status === 0;
+
+type Entry = { level: string; msg: string };
+function spy(): { log: LimitsLog; entries: Entry[] } {
+  const entries: Entry[] = [];
+  return { entries, log: (level, msg) => entries.push({ level, msg }) };
+}
+
+/** Duration of `fn` in ms, and its result. */
+async function timed<T>(fn: () => T | Promise<T>): Promise<[number, T]> {
+  const t = performance.now();
+  const r = await fn();
+  return [performance.now() - t, r];
+}
+
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  srv.listen(0, '127.0.0.1');
+  await once(srv, 'listening');
+  const { port } = srv.address() as { port: number };
+  srv.close();
+  await once(srv, 'close');
+  return port;
+}
+
+const children = new Set<ChildProcess>();
+after(() => {
+  for (const c of children) c.kill('SIGKILL');
+});
+
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', tmpdir()],
+    { stdio: 'ignore' },
+  );
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+  probe.on('error', () => undefined);
+  for (let i = 0; ; i++) {
+    try {
+      await probe.connect();
+      await probe.ping();
+      probe.disconnect();
+      return child;
+    } catch {
+      if (i > 100) throw new Error(`redis-server did not start on ${port}`);
+      await sleep(20);
+    }
+  }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = once(child, 'exit');
+  child.kill('SIGKILL');
+  await exited;
+}
+
+/** Consumes `n` times, returning the slowest call and the mean (ms). */
+async function burst(limits: Limiters, bucket: string, n: number, limit: number): Promise<{ max: number; mean: number; allowed: number }> {
+  let max = 0;
+  let total = 0;
+  let allowed = 0;
+  for (let i = 0; i < n; i++) {
+    const [ms, d] = await timed(() => limits.window.consume(bucket, 1, limit, Date.now()));
+    max = Math.max(max, ms);
+    total += ms;
+    if (d.allowed) allowed++;
+  }
+  return { max, mean: total / n, allowed };
+}
+
+test('nothing listening: consume, acquire and held answer from memory at once, never throw, log once', async (t) => {
+  const { log, entries } = spy();
+  const limits = createLimiters({ redisUrl: `redis://127.0.0.1:${await freePort()}`, log });
+  t.after(() => limits.close());
+  assert.equal(limits.backend, 'redis');
+  assert.equal(await limits.ready(300), false);
+  const [first, d] = await timed(() => limits.window.consume('dead', 1, 5, Date.now()));
+  assert.equal(d.allowed, true);
+  const b = await burst(limits, 'dead', 1000, 5);
+  // Memory semantics hold in the fallback: 4 more of the 5, then refusals.
+  assert.equal(b.allowed, 4);
+  const [acqMs, slot] = await timed(() => limits.slots.acquire('dead', 1));
+  assert.equal(slot.ok, true);
+  assert.deepEqual(await limits.slots.acquire('dead', 1), { ok: false, held: 1 });
+  const [heldMs, held] = await timed(() => limits.slots.held('dead'));
+  assert.equal(held, 1);
+  if (slot.ok) slot.lease.release();
+  t.diagnostic(
+    `dead port: first consume ${first.toFixed(3)} ms, 1000 consumes mean ${(b.mean * 1000).toFixed(1)} us max ` +
+      `${b.max.toFixed(3)} ms, acquire ${acqMs.toFixed(3)} ms, held ${heldMs.toFixed(3)} ms`,
+  );
+  // Means are microseconds; the bounds on single calls leave room for a GC pause on a busy CI box.
+  assert.ok(b.mean < 1 && first < 50 && b.max < 50 && acqMs < 50 && heldMs < 50);
+  // Reconnect attempts keep failing in the background: still one log line for the outage.
+  await sleep(400);
+  assert.deepEqual(entries.map((e) => e.level), ['warn']);
+});
+
+test('redis killed and restarted: fallback within ms, one warning, automatic recovery', { skip: !HAVE_REDIS_SERVER && 'no redis-server binary' }, async (t) => {
+  const port = await freePort();
+  let server = await startRedis(port);
+  const { log, entries } = spy();
+  const limits = createLimiters({ redisUrl: `redis://127.0.0.1:${port}`, keyPrefix: 't:', log });
+  assert.equal(await limits.ready(2000), true);
+  const raw = new Redis(port, '127.0.0.1', { retryStrategy: () => 50, maxRetriesPerRequest: 0 });
+  raw.on('error', () => undefined);
+  t.after(async () => {
+    raw.disconnect();
+    await limits.close();
+  });
+  const counted = async (): Promise<number> => {
+    let total = 0;
+    for (const k of await raw.keys('t:rl:up:*')) total += Number(await raw.get(k));
+    return total;
+  };
+
+  assert.equal((await burst(limits, 'up', 3, 100)).allowed, 3);
+  assert.equal(await counted(), 3);
+
+  await stop(server);
+  const down = await burst(limits, 'up', 1000, 100_000);
+  assert.equal(down.allowed, 1000);
+  const [acqMs, slot] = await timed(() => limits.slots.acquire('k', 5));
+  assert.equal(slot.ok, true);
+  t.diagnostic(`killed: 1000 consumes mean ${(down.mean * 1000).toFixed(1)} us max ${down.max.toFixed(3)} ms; acquire ${acqMs.toFixed(3)} ms`);
+  assert.ok(down.mean < 1 && down.max < 50 && acqMs < 50);
+  assert.deepEqual(entries.map((e) => e.level), ['warn']);
+
+  server = await startRedis(port);
+  assert.equal(await limits.ready(3000), true);
+  // The probe after reconnect goes to Redis at once: counted there again (the restarted server starts empty).
+  assert.equal((await burst(limits, 'up', 2, 100)).allowed, 2);
+  assert.equal(await counted(), 2);
+  assert.deepEqual(entries.map((e) => e.level), ['warn', 'info']);
+  if (slot.ok) slot.lease.release();
+  await stop(server);
+});
+
+test('redis stalled (SIGSTOP): one command timeout, then local answers until it resumes', { skip: !HAVE_REDIS_SERVER && 'no redis-server binary' }, async (t) => {
+  const port = await freePort();
+  const server = await startRedis(port);
+  const { log, entries } = spy();
+  const limits = createLimiters({
+    redisUrl: `redis://127.0.0.1:${port}`,
+    log,
+    redis: { commandTimeoutMs: 100, probeIntervalMs: 300 },
+  });
+  t.after(async () => {
+    server.kill('SIGCONT');
+    await limits.close();
+  });
+  assert.equal(await limits.ready(2000), true);
+  assert.equal((await limits.window.consume('s', 1, 10, Date.now())).allowed, true);
+
+  server.kill('SIGSTOP');
+  const [firstMs, first] = await timed(() => limits.window.consume('s', 1, 10, Date.now()));
+  assert.equal(first.allowed, true);
+  const during = await burst(limits, 's', 200, 100_000);
+  t.diagnostic(`stalled: first consume ${firstMs.toFixed(1)} ms (command timeout 100), then mean ${(during.mean * 1000).toFixed(1)} us max ${during.max.toFixed(3)} ms`);
+  assert.ok(firstMs >= 90 && firstMs < 300, `first ${firstMs}`);
+  assert.ok(during.mean < 1 && during.max < 50);
+  assert.deepEqual(entries.map((e) => e.level), ['warn']);
+
+  server.kill('SIGCONT');
+  await sleep(350);
+  // The first call after the probe interval goes to Redis, succeeds, and ends the outage.
+  await limits.window.consume('s', 1, 10, Date.now());
+  assert.deepEqual(entries.map((e) => e.level), ['warn', 'info']);
+  await stop(server);
+});
