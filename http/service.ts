@@ -59,6 +59,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
   const store = await openStore({
     ...(cfg.databaseUrl ? { databaseUrl: cfg.databaseUrl } : { dataDir: `${cfg.dataDir}/pglite` }),
     ...(cfg.databaseSchema ? { schema: cfg.databaseSchema } : {}),
+    onError: (e) => log.warn('store connection error', { err: e }),
   });
   const directory = new KeyDirectory(store.keys, { pollMs: cfg.keyPollMs, onError: (e) => log.warn('key poll failed', { err: e }) });
   await directory.start();

@@ -26,9 +26,16 @@ export interface KeyDirectoryOptions {
   readonly onError?: (e: unknown) => void;
 }
 
+/** Most presented keys remembered with their hash (the cache is dropped whole when full). */
+const MAX_REMEMBERED = 65_536;
+
 /** The key replica. */
 export class KeyDirectory {
   private readonly byHash = new Map<string, KeyEntry>();
+  // Why: SHA-256 of a presented key costs ~1.5 µs; a valid key's hash is remembered by the key string. Only
+  // valid keys are remembered (a flood of random keys cannot fill it), and every hit is re-checked against
+  // `byHash`, so a revocation or tier change is seen at once.
+  private readonly remembered = new Map<string, string>();
   private readonly hashById = new Map<number, string>();
   private since: Date | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -88,6 +95,18 @@ export class KeyDirectory {
 
   /** The entry of a presented key, or null when unknown or revoked. Synchronous. */
   lookup(apiKey: string): KeyEntry | null {
-    return this.byHash.get(hashApiKey(apiKey)) ?? null;
+    const known = this.remembered.get(apiKey);
+    if (known !== undefined) {
+      const e = this.byHash.get(known);
+      if (e !== undefined) return e;
+      this.remembered.delete(apiKey);
+      return null;
+    }
+    const hash = hashApiKey(apiKey);
+    const e = this.byHash.get(hash);
+    if (e === undefined) return null;
+    if (this.remembered.size >= MAX_REMEMBERED) this.remembered.clear();
+    this.remembered.set(apiKey, hash);
+    return e;
   }
 }

@@ -71,19 +71,27 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** Consumes `n` times, returning the slowest call and the mean (ms). */
-async function burst(limits: Limiters, bucket: string, n: number, limit: number): Promise<{ max: number; mean: number; allowed: number }> {
-  let max = 0;
-  let total = 0;
+/** Consumes `n` times: mean, 99th percentile and slowest call (ms), and how many were allowed. */
+async function burst(
+  limits: Limiters,
+  bucket: string,
+  n: number,
+  limit: number,
+): Promise<{ mean: number; p99: number; max: number; allowed: number }> {
+  const ms: number[] = [];
   let allowed = 0;
   for (let i = 0; i < n; i++) {
-    const [ms, d] = await timed(() => limits.window.consume(bucket, 1, limit, Date.now()));
-    max = Math.max(max, ms);
-    total += ms;
+    const [took, d] = await timed(() => limits.window.consume(bucket, 1, limit, Date.now()));
+    ms.push(took);
     if (d.allowed) allowed++;
   }
-  return { max, mean: total / n, allowed };
+  ms.sort((a, b) => a - b);
+  const mean = ms.reduce((a, b) => a + b, 0) / n;
+  return { mean, p99: ms[Math.floor(n * 0.99)], max: ms[n - 1], allowed };
 }
+
+const fmt = (b: { mean: number; p99: number; max: number }): string =>
+  `mean ${(b.mean * 1000).toFixed(1)} us, p99 ${(b.p99 * 1000).toFixed(1)} us, max ${b.max.toFixed(2)} ms`;
 
 test('nothing listening: consume, acquire and held answer from memory at once, never throw, log once', async (t) => {
   const { log, entries } = spy();
@@ -103,11 +111,11 @@ test('nothing listening: consume, acquire and held answer from memory at once, n
   assert.equal(held, 1);
   if (slot.ok) slot.lease.release();
   t.diagnostic(
-    `dead port: first consume ${first.toFixed(3)} ms, 1000 consumes mean ${(b.mean * 1000).toFixed(1)} us max ` +
-      `${b.max.toFixed(3)} ms, acquire ${acqMs.toFixed(3)} ms, held ${heldMs.toFixed(3)} ms`,
+    `dead port: first consume ${first.toFixed(3)} ms; 1000 consumes ${fmt(b)}; acquire ${acqMs.toFixed(3)} ms, held ${heldMs.toFixed(3)} ms`,
   );
-  // Means are microseconds; the bounds on single calls leave room for a GC pause on a busy CI box.
-  assert.ok(b.mean < 1 && first < 50 && b.max < 50 && acqMs < 50 && heldMs < 50);
+  // Microseconds in fact; the bounds leave room for a GC pause or a descheduled process on a busy CI box (the
+  // slowest single call is reported, not asserted).
+  assert.ok(b.mean < 1 && b.p99 < 5 && first < 50 && acqMs < 50 && heldMs < 50, fmt(b));
   // Reconnect attempts keep failing in the background: still one log line for the outage.
   await sleep(400);
   assert.deepEqual(entries.map((e) => e.level), ['warn']);
@@ -139,8 +147,8 @@ test('redis killed and restarted: fallback within ms, one warning, automatic rec
   assert.equal(down.allowed, 1000);
   const [acqMs, slot] = await timed(() => limits.slots.acquire('k', 5));
   assert.equal(slot.ok, true);
-  t.diagnostic(`killed: 1000 consumes mean ${(down.mean * 1000).toFixed(1)} us max ${down.max.toFixed(3)} ms; acquire ${acqMs.toFixed(3)} ms`);
-  assert.ok(down.mean < 1 && down.max < 50 && acqMs < 50);
+  t.diagnostic(`killed: 1000 consumes ${fmt(down)}; acquire ${acqMs.toFixed(3)} ms`);
+  assert.ok(down.mean < 1 && down.p99 < 5 && acqMs < 50, fmt(down));
   assert.deepEqual(entries.map((e) => e.level), ['warn']);
 
   server = await startRedis(port);
@@ -173,9 +181,9 @@ test('redis stalled (SIGSTOP): one command timeout, then local answers until it 
   const [firstMs, first] = await timed(() => limits.window.consume('s', 1, 10, Date.now()));
   assert.equal(first.allowed, true);
   const during = await burst(limits, 's', 200, 100_000);
-  t.diagnostic(`stalled: first consume ${firstMs.toFixed(1)} ms (command timeout 100), then mean ${(during.mean * 1000).toFixed(1)} us max ${during.max.toFixed(3)} ms`);
+  t.diagnostic(`stalled: first consume ${firstMs.toFixed(1)} ms (command timeout 100), then 200 consumes ${fmt(during)}`);
   assert.ok(firstMs >= 90 && firstMs < 300, `first ${firstMs}`);
-  assert.ok(during.mean < 1 && during.max < 50);
+  assert.ok(during.mean < 1 && during.p99 < 5, fmt(during));
   assert.deepEqual(entries.map((e) => e.level), ['warn']);
 
   server.kill('SIGCONT');

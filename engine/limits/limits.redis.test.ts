@@ -105,9 +105,16 @@ test('redis window: the counter lives at <prefix>rl:<bucket>:<windowStartSec> an
   await l.close();
 });
 
-test('redis window: windows must be whole seconds (the key names them in seconds)', async () => {
-  const c = await open();
-  assert.throws(() => new RedisWindowLimiter(c, { windowMs: 1500 }), /whole seconds/);
+test('redis window: a sub-second window gets its own key per window (decimal seconds)', async () => {
+  const l = new RedisWindowLimiter(await open(), { windowMs: 250 });
+  const bucket = `key:${randomUUID()}`;
+  const t = 1_800_000_000_125;
+  assert.equal((await l.consume(bucket, 1, 1, t)).allowed, true);
+  assert.equal((await l.consume(bucket, 1, 1, t + 124)).allowed, false);
+  assert.deepEqual(await l.consume(bucket, 1, 1, t + 125), { allowed: true, used: 1, limit: 1, resetAtMs: t + 375 });
+  assert.equal(await raw.get(`${PREFIX}rl:${bucket}:1800000000`), '1');
+  assert.equal(await raw.get(`${PREFIX}rl:${bucket}:1800000000.25`), '1');
+  await l.close();
 });
 
 test('redis slots: a lease is a ZSET member scored with its expiry on the server clock', async () => {
@@ -143,7 +150,7 @@ test('redis slots: refresh keeps live leases past the TTL; a crashed instance fr
     await sleep(50);
   }
   const freedAfter = Date.now() - crashedAt;
-  assert.ok(freedAfter <= ttl + 100, `freed after ${freedAfter} ms`);
+  assert.ok(freedAfter <= ttl + 300, `freed after ${freedAfter} ms`);
   assert.equal((await b.acquire(subject, 2)).ok, true);
   // The dropped connection counts as an outage for the instance that lost it (logged once).
   assert.equal(crashLogs.length, 1);

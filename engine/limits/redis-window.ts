@@ -2,7 +2,6 @@
  * Fixed-window counters in Redis, so every instance behind the load balancer charges one quota. One round trip
  * per consume (a Lua script: check and count atomically); an outage falls back to a per-instance memory limiter.
  */
-import { EngineError } from '../errors.js';
 import { checkConsumeArgs } from './args.js';
 import { MemoryWindowLimiter } from './memory-window.js';
 import { isIntPair } from './redis-connection.js';
@@ -30,7 +29,7 @@ return {1, used}
 
 /** Knobs of {@link RedisWindowLimiter}. */
 export interface RedisWindowOptions {
-  /** Window length (default one minute); a whole number of seconds, as the key names the window in seconds. */
+  /** Window length (default one minute). */
   readonly windowMs?: number;
   /** How long a counter outlives its window (default 10 s): covers callers whose clocks run a little late. */
   readonly expirySlackMs?: number;
@@ -55,11 +54,6 @@ export class RedisWindowLimiter implements WindowLimiter {
   ) {
     this.windowMs = opts.windowMs ?? MINUTE_MS;
     checkWindowMs(this.windowMs);
-    if (this.windowMs % 1000 !== 0) {
-      throw new EngineError('LIMITS_BAD_WINDOW', `windowMs must be whole seconds, got ${this.windowMs}`, {
-        windowMs: this.windowMs,
-      });
-    }
     this.slackMs = opts.expirySlackMs ?? 10_000;
     this.script = conn.script(CONSUME_LUA, 1);
     this.insurance = new MemoryWindowLimiter({ windowMs: this.windowMs });
@@ -71,6 +65,7 @@ export class RedisWindowLimiter implements WindowLimiter {
     if (!this.conn.usable()) return this.insurance.consume(bucket, cost, limit, nowMs);
     const start = windowStartOf(nowMs, this.windowMs);
     const resetAtMs = start + this.windowMs;
+    // Window start in seconds (README, key layout); a sub-second test window gets a decimal, still one key per window.
     const key = `rl:${bucket}:${start / 1000}`;
     const ttlMs = resetAtMs - nowMs + this.slackMs;
     return this.script.call([key], [cost, limit === Infinity ? -1 : limit, ttlMs]).then(

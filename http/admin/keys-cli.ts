@@ -73,6 +73,7 @@ async function storeOps(cfg: ServiceConfig): Promise<Ops> {
   const store = await openStore({
     ...(cfg.databaseUrl ? { databaseUrl: cfg.databaseUrl } : { dataDir: `${cfg.dataDir}/pglite` }),
     ...(cfg.databaseSchema ? { schema: cfg.databaseSchema } : {}),
+    onError: () => undefined,
   });
   const keys = new KeyService(store);
   return {

@@ -29,7 +29,8 @@ function toWindow(r: WindowRow): UsageWindow {
   };
 }
 
-interface Sums {
+/** The sum of the deltas of one (key, window). */
+export interface MergedDelta {
   apiKeyId: number;
   windowStartMs: number;
   apiSuccessful: number;
@@ -42,8 +43,8 @@ interface Sums {
  * Sums deltas of the same (key, window) and sorts by (key, window). One INSERT cannot update a row twice, and the
  * fixed order makes every flush lock rows in the same order, so two instances flushing at once cannot deadlock.
  */
-export function mergeDeltas(deltas: readonly UsageDelta[]): Sums[] {
-  const byKey = new Map<string, Sums>();
+export function mergeDeltas(deltas: readonly UsageDelta[]): MergedDelta[] {
+  const byKey = new Map<string, MergedDelta>();
   for (const d of deltas) {
     const ms = d.windowStart.getTime();
     const k = `${d.apiKeyId}:${ms}`;
