@@ -40,6 +40,8 @@ export interface ServiceConfig {
   readonly trustProxy: boolean;
   /** Length of a rate-limit window in ms (60000; shorter only in tests). */
   readonly rateWindowMs: number;
+  /** Every quota of the table multiplied by this (a self-hosted deployment may allow more; benchmarks). */
+  readonly rateQuotaScale: number;
   /** Key replica poll period in ms. */
   readonly keyPollMs: number;
   /** Usage counter flush period in ms. */
@@ -61,6 +63,14 @@ function int(env: NodeJS.ProcessEnv, name: string, dflt: number, min = 0): numbe
   if (raw === undefined || raw === '') return dflt;
   const v = Number(raw);
   if (!Number.isInteger(v) || v < min) throw new Error(`${name} must be an integer >= ${min}, got ${raw}`);
+  return v;
+}
+
+function positive(env: NodeJS.ProcessEnv, name: string, dflt: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return dflt;
+  const v = Number(raw);
+  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} must be a positive number, got ${raw}`);
   return v;
 }
 
@@ -93,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     demoKey: env.SVC_DEMO_KEY || undefined,
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     rateWindowMs: int(env, 'RATE_WINDOW_MS', 60_000, 100),
+    rateQuotaScale: positive(env, 'RATE_QUOTA_SCALE', 1),
     keyPollMs: int(env, 'KEY_POLL_MS', 500, 50),
     usageFlushMs: int(env, 'USAGE_FLUSH_MS', 5000, 50),
     pointsReconcileMs: int(env, 'POINTS_RECONCILE_MS', 300_000, 100),

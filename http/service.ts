@@ -14,6 +14,8 @@ import { QuotePool } from '../workers/quote-pool.js';
 import { KeyDirectory } from '../engine/keys/key-directory.js';
 import { KeyService } from '../engine/keys/key-service.js';
 import { createLimiters } from '../engine/limits/factory.js';
+import { quotaOf, type Category } from '../engine/limits/table.js';
+import type { Tier } from '../engine/keys/tier.js';
 import { pointsView } from '../engine/points/ledger.js';
 import { PointsReconciler } from '../engine/points/reconciler.js';
 import { UsageMeter } from '../engine/points/usage-meter.js';
@@ -125,7 +127,11 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     port: cfg.port,
     host: cfg.host,
     auth: keyAuth((k) => directory.lookup(k)),
-    rateLimit: quotaRateLimit({ limiter: limiters.window, trustProxy: cfg.trustProxy }),
+    rateLimit: quotaRateLimit({
+      limiter: limiters.window,
+      trustProxy: cfg.trustProxy,
+      ...(cfg.rateQuotaScale === 1 ? {} : { quota: (c: Category, t: Tier) => Math.floor(quotaOf(c, t) * cfg.rateQuotaScale) }),
+    }),
     slots: streamSlots(limiters.slots),
     observe,
     points: (id) => pointsView(store, id),
