@@ -4,11 +4,12 @@
  * again after the window resets. Then the concurrent-stream limit, with clients killed abruptly.
  */
 import assert from 'node:assert/strict';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { after, before, test } from 'node:test';
 import { CATEGORIES, quotaOf, streamSlotsOf } from '../engine/limits/table.js';
 import type { Category } from '../engine/limits/table.js';
 import type { Tier } from '../engine/keys/tier.js';
+import { rawStream } from './testing/raw-stream.js';
 import { startServiceUnderTest, type ServiceUnderTest } from './testing/service-under-test.js';
 
 const WINDOW_MS = 8000;
@@ -162,24 +163,6 @@ test('internal keys are unlimited and carry no rate-limit headers', async () => 
   }
 });
 
-/** Opens an SSE request on a raw socket and resolves with the status line once headers arrive. */
-function rawStream(key: string): Promise<{ status: number; socket: Socket }> {
-  const url = new URL(sut.base);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(url.port), url.hostname);
-    let buf = '';
-    socket.on('error', reject);
-    socket.on('data', (d) => {
-      buf += d.toString();
-      const m = /^HTTP\/1\.1 (\d{3})/.exec(buf);
-      if (m && buf.includes('\r\n\r\n')) {
-        socket.removeAllListeners('data');
-        resolve({ status: Number(m[1]), socket });
-      }
-    });
-    socket.write(`GET /v1/stream/prices?tokens=SOL HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\n\r\n`);
-  });
-}
 
 async function waitUntil(cond: () => Promise<boolean>, ms: number): Promise<number> {
   const t0 = Date.now();
@@ -196,7 +179,7 @@ test('concurrent streams per key: over the limit is 429 at connect; killed clien
     const n = streamSlotsOf(tier);
     const open: Socket[] = [];
     for (let i = 0; i < n; i++) {
-      const s = await rawStream(key);
+      const s = await rawStream(sut.base, key);
       assert.equal(s.status, 200, `stream ${i + 1} of ${n}`);
       open.push(s.socket);
     }
@@ -213,7 +196,7 @@ test('concurrent streams per key: over the limit is 429 at connect; killed clien
     const ms = await waitUntil(async () => (await sut.svc.streamSlotsHeld(key)) === 0, 2000);
     assert.ok(ms < 2000);
     for (let i = 0; i < n; i++) {
-      const s = await rawStream(key);
+      const s = await rawStream(sut.base, key);
       assert.equal(s.status, 200, `after the kill, stream ${i + 1} of ${n}`);
       s.socket.destroy();
     }

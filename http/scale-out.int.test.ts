@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -18,6 +17,7 @@ import { openStore } from '../engine/store/open.js';
 import type { Store } from '../engine/store/types.js';
 import { startLocalnet, type Localnet } from '../fixtures/localnet/start-localnet.js';
 import { projectRoot } from './project-root.js';
+import { rawStream } from './testing/raw-stream.js';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -138,23 +138,6 @@ test('two instances enforce one quota per key', async () => {
   }
 });
 
-function rawStream(base: string, key: string): Promise<{ status: number; socket: Socket }> {
-  const url = new URL(base);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(url.port), url.hostname);
-    let buf = '';
-    socket.on('error', reject);
-    socket.on('data', (d) => {
-      buf += d.toString();
-      const m = /^HTTP\/1\.1 (\d{3})/.exec(buf);
-      if (m && buf.includes('\r\n\r\n')) {
-        socket.removeAllListeners('data');
-        resolve({ status: Number(m[1]), socket });
-      }
-    });
-    socket.write(`GET /v1/stream/prices?tokens=SOL HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\n\r\n`);
-  });
-}
 
 test('two instances share one concurrent-stream count per key', async () => {
   const key = await newKey('free'); // one stream
