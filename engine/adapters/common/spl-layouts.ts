@@ -115,7 +115,8 @@ export function tokenAccountAmount(data: Uint8Array): bigint {
 
 /** Returns a copy of a token account with a new amount. */
 export function withTokenAmount(data: Uint8Array, amount: bigint): Uint8Array {
-  const out = data.slice();
+  // Why not data.slice(): on a Node Buffer slice() is a view, and the caller's account would change in place.
+  const out = new Uint8Array(data);
   view(out).setBigUint64(64, amount, true);
   return out;
 }

@@ -234,3 +234,12 @@ test('the registry serves this adapter and rejects duplicates', () => {
   assert.throws(() => validateAdapters([{ ...adapter, dex: 'nope' } as never]), { code: 'ADAPTER_REGISTRY_INVALID' });
 });
 
+
+test('execute never changes the accounts it is given, also when they are Node Buffers', () => {
+  const { fx, desc } = setup();
+  const accounts = new Map<string, Uint8Array>([...fx.accounts].map(([k, v]) => [k, Buffer.from(v)]));
+  const before = new Map([...accounts].map(([k, v]) => [k, Buffer.from(v)]));
+  const r = adapter.execute(desc, accounts, true, 1_000_000n, 'ExactIn', testClock());
+  assert.ok(r.writes.length > 0);
+  for (const [k, v] of accounts) assert.ok(Buffer.from(v).equals(before.get(k)!), `${k} changed in place`);
+});

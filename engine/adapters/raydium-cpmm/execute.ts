@@ -63,7 +63,8 @@ export function cpmmExecute(
   }
 
   // update_fees: protocol and fund fees accrue on the input token; the creator fee on its own side.
-  const newPool = poolData.slice();
+  // A copy even when handed a Node Buffer (whose slice() is a view).
+  const newPool = new Uint8Array(poolData);
   const dv = view(newPool);
   const side = (zero: number, one: number, tokenZero: boolean): number => (tokenZero ? zero : one);
   const add = (offset: number, delta: bigint): boolean => {
