@@ -5,23 +5,14 @@
  * argv: pools total perSlot
  */
 import http2 from 'node:http2';
+import { grpcFrames } from '../fixtures/localnet/replay-wire.js';
 import { floodMessages, floodUniverse } from '../fixtures/synthetic/cpmm-universe.js';
 
 const [pools = 200, total = 200_000, perSlot = 100] = process.argv.slice(2).map(Number);
 const messages = floodMessages(floodUniverse(pools), total, perSlot);
 
-/** gRPC length-prefixed framing of a batch of messages. */
-function frame(batch: Buffer[]): Buffer {
-  const parts: Buffer[] = [];
-  for (const m of batch) {
-    const h = Buffer.alloc(5);
-    h.writeUInt32BE(m.length, 1);
-    parts.push(h, m);
-  }
-  return Buffer.concat(parts);
-}
 const chunks: Buffer[] = [];
-for (let i = 0; i < messages.length; i += 256) chunks.push(frame(messages.slice(i, i + 256)));
+for (let i = 0; i < messages.length; i += 256) chunks.push(grpcFrames(messages.slice(i, i + 256)));
 
 const server = http2.createServer();
 server.on('stream', (stream, headers) => {

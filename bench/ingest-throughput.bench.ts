@@ -6,15 +6,9 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ADAPTERS } from '../engine/adapters/registry.js';
-import { createGeyserTransport } from '../engine/chain/geyser-factory.js';
 import type { GeyserTransportName } from '../engine/chain/geyser-transport.js';
-import { applyGeyserUpdate } from '../engine/ingest/geyser-update.js';
-import { IngestCore } from '../engine/ingest/ingest-core.js';
-import { buildSubscribeRequest } from '../engine/ingest/subscription.js';
-import { MintTable } from '../engine/slab/mint-table.js';
-import { PoolSlab } from '../engine/slab/pool-slab.js';
 import { floodUniverse } from '../fixtures/synthetic/cpmm-universe.js';
+import { consumeGeyser } from './geyser-consumer.js';
 
 const [pools = 200, total = 200_000, perSlot = 100] = process.argv.slice(2).map(Number);
 
@@ -35,41 +29,15 @@ async function startFlood(): Promise<{ port: number; messages: number; stop: () 
 
 async function measure(name: GeyserTransportName): Promise<Record<string, string | number>> {
   const flood = await startFlood();
-  const slab = PoolSlab.create(pools + 16, pools + 16);
-  const mints = MintTable.create(pools + 16, pools + 16);
-  const core = new IngestCore({ slab, mints, adapters: ADAPTERS, onChange: () => undefined });
-  const u = floodUniverse(pools);
-  core.applySnapshot(u.accounts, 1n);
-  const before = { ...core.counters };
-  const transport = await createGeyserTransport(name, { url: `http://127.0.0.1:${flood.port}` });
-  let received = 0;
-  let first = 0;
-  let last = 0;
-  const done = new Promise<void>((resolve) => {
-    void transport.subscribe(buildSubscribeRequest(ADAPTERS, core.watchedAccounts()), {
-      onUpdate: (upd) => {
-        if (received === 0) first = performance.now();
-        received++;
-        applyGeyserUpdate(core, upd);
-        last = performance.now();
-        if (received === flood.messages) resolve();
-      },
-      onEnd: () => resolve(),
-    });
-  });
-  await done;
-  core.flush();
-  transport.close();
+  const r = await consumeGeyser({ transport: name, url: `http://127.0.0.1:${flood.port}`, snapshot: floodUniverse(pools).accounts, pools, expectedAccounts: total, apply: true });
   flood.stop();
-  const secs = (last - first) / 1000;
-  const applied = core.counters.applied - before.applied;
   return {
     transport: name,
-    messages: received,
-    'messages/s': Math.round(received / secs),
-    'account updates applied': applied,
-    'updates applied/s': Math.round(applied / secs),
-    'records written/s': Math.round((core.counters.recordsWritten - before.recordsWritten) / secs),
+    messages: r.messages,
+    'messages/s': Math.round(r.messages / r.seconds),
+    'account updates applied': r.applied,
+    'updates applied/s': Math.round(r.applied / r.seconds),
+    'records written/s': Math.round(r.recordsWritten / r.seconds),
   };
 }
 
