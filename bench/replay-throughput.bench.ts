@@ -71,8 +71,11 @@ function ingestRequestFrame(): Buffer {
   return grpcFrames([yellowstone.SubscribeRequest.encode(buildSubscribeRequest(ADAPTERS, core.watchedAccounts())).finish()]);
 }
 
-/** Reads the stream over raw HTTP/2 with 16 MiB windows and only counts gRPC messages: no decode at all. */
-async function rawCount(port: number, expected: number): Promise<{ messages: number; seconds: number }> {
+/**
+ * Reads the stream over raw HTTP/2 with 16 MiB windows and only counts gRPC messages: no decode at all. Done after
+ * `expected` messages, or once the stream is idle for `idleMs` (the live server's count is not known up front).
+ */
+async function rawCount(port: number, expected: number, idleMs = 1000): Promise<{ messages: number; seconds: number }> {
   const window = 16 * 1024 * 1024;
   const session = http2.connect(`http://127.0.0.1:${port}`, { settings: { initialWindowSize: window } });
   session.on('connect', () => session.setLocalWindowSize(window));
@@ -85,8 +88,11 @@ async function rawCount(port: number, expected: number): Promise<{ messages: num
   let need = -5;
   const prefix = Buffer.alloc(5);
   await new Promise<void>((resolve) => {
+    let idle: NodeJS.Timeout | undefined;
     req.on('data', (chunk: Buffer) => {
       if (first === 0) first = performance.now();
+      clearTimeout(idle);
+      idle = setTimeout(resolve, idleMs);
       let o = 0;
       while (o < chunk.length) {
         if (need < 0) {
@@ -144,6 +150,21 @@ async function replayRow(consumer: 'raw HTTP/2 (count only)' | GeyserTransportNa
   });
 }
 
+async function liveRawRow(): Promise<void> {
+  const feed = await startFeed('live');
+  const { messages, seconds } = await rawCount(feed.port, Number.POSITIVE_INFINITY);
+  feed.child.kill();
+  rows.push({
+    server: 'live Geyser (baseline)',
+    consumer: 'raw HTTP/2 (count only)',
+    'messages received': messages,
+    'received msg/s': rate(messages, seconds),
+    'server written msg/s': '-',
+    'updates applied/s': '-',
+    'MB/s': '-',
+  });
+}
+
 async function liveRow(transport: GeyserTransportName, apply: boolean): Promise<void> {
   const feed = await startFeed('live');
   const r = await consumeGeyser({ transport, url: `http://127.0.0.1:${feed.port}`, snapshot, pools: universe.pools.length, expectedAccounts: feed.accountFrames, apply });
@@ -166,6 +187,7 @@ await replayRow('raw HTTP/2 (count only)', false);
 await replayRow('grpc-js', false);
 await replayRow('grpc-js', true);
 await replayRow('napi', true);
+await liveRawRow();
 await liveRow('grpc-js', false);
 await liveRow('grpc-js', true);
 await liveRow('napi', true);
