@@ -69,6 +69,20 @@ export interface RecordFields {
   readonly u64: bigint[];
   /** Adapter float mirrors used for ranking and marginal prices, length {@link PARAM_F64_WORDS}. */
   readonly f64: number[];
+  /**
+   * Variable-size state that does not fit the parameter words (a bonding curve's segments), or null. The slab
+   * stores it once per distinct content in its extension region, immutable, indexed from the record.
+   */
+  ext?: RecordExt | null;
+}
+
+/**
+ * Variable-size, immutable adapter state: `u64` words for the exact path and their float mirrors `f64` for
+ * ranking (an adapter decides the meaning and documents it; a u128 is two u64 words, low first).
+ */
+export interface RecordExt {
+  readonly u64: readonly bigint[];
+  readonly f64: readonly number[];
 }
 
 /** Float-only view of a record: what ranking and marginal prices read without allocating BigInts. */
@@ -78,6 +92,8 @@ export interface RecordF64 {
   reserveB: number;
   /** Same length and meaning as {@link RecordFields.f64}. */
   readonly f64: Float64Array | number[];
+  /** Float mirrors of the record's extension ({@link RecordExt.f64}), or null when it has none. */
+  ext?: Float64Array | readonly number[] | null;
 }
 
 /** One account write produced by `execute`. */
@@ -152,6 +168,12 @@ export interface DexAdapter<S = unknown> {
   estimateOut(rec: RecordF64, aToB: boolean, amountIn: number): number;
   /** Exact quote with the program's rounding. */
   quote(state: S, aToB: boolean, amount: bigint, mode: SwapMode): QuoteResult;
+  /**
+   * True while the state's quote depends on the chain clock (fee schedulers, open or activation times): ingest
+   * then rebuilds the pool on every Clock sysvar update. Absent means never (pools that cannot trade are always
+   * rebuilt on clock updates anyway).
+   */
+  clockSensitive?(state: S): boolean;
   /** Fee of the pool in basis points as shown in the API (trade fee plus input-side creator fee). */
   feeBps(rec: RecordF64): number;
   /** The swap instruction exactly as the program expects. */
