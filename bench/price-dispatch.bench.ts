@@ -20,7 +20,7 @@ const slab = PoolSlab.create(64, 64);
 const mints = MintTable.create(64, 64);
 new IngestCore({ slab, mints, adapters: ADAPTERS, onChange: () => undefined }).applySnapshot(PRICE_UNIVERSE_ACCOUNTS, 10n);
 const deriver = new PriceDeriver({ slab, mints, topology: new Topology(slab), adapters: ADAPTERS_BY_DEX_INDEX }, new Catalog());
-const pool = new QuotePool({ poolSab: slab.sab, mintSab: mints.sab, threads: 1, tasksPerWorker: 8 });
+const pool = new QuotePool({ poolSab: slab.sab, extSab: slab.ext.sab, mintSab: mints.sab, threads: 1, tasksPerWorker: 8 });
 await pool.ping();
 
 const one = [{ token: 'SOL', mint: WSOL_MINT }];

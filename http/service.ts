@@ -88,7 +88,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
   const slab = PoolSlab.create(cfg.slabInitialPools, cfg.slabMaxPools);
   const mints = MintTable.create(1024, Math.max(1024, cfg.slabMaxPools * 2));
   const catalog = new Catalog(loadCatalogTokens(cfg.catalogFile));
-  const quotePool = new QuotePool({ poolSab: slab.sab, mintSab: mints.sab, catalogFile: cfg.catalogFile, threads: cfg.quoteThreads });
+  const quotePool = new QuotePool({ poolSab: slab.sab, extSab: slab.ext.sab, mintSab: mints.sab, catalogFile: cfg.catalogFile, threads: cfg.quoteThreads });
   const priceService = new SlabPriceService({
     slab,
     mints,
@@ -102,6 +102,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
   const ingest = startIngestWorker(
     {
       poolSab: slab.sab,
+      extSab: slab.ext.sab,
       mintSab: mints.sab,
       rpcUrl: cfg.rpcUrl,
       geyserUrl: cfg.geyserUrl,

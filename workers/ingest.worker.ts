@@ -16,7 +16,7 @@ const data = workerData as IngestWorkerData;
 const port = parentPort!;
 const post = (m: IngestMessage): void => port.postMessage(m);
 
-const slab = PoolSlab.attach(data.poolSab);
+const slab = PoolSlab.attach(data.poolSab, data.extSab);
 const mints = MintTable.attach(data.mintSab);
 const core = new IngestCore({
   slab,

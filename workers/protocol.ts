@@ -45,6 +45,8 @@ export interface PingResult {
 /** What the quote worker receives at start: the shared slabs. */
 export interface QuoteWorkerData {
   readonly poolSab: SharedArrayBuffer;
+  /** The pool slab's extension region (`PoolSlab.ext.sab`). */
+  readonly extSab: SharedArrayBuffer;
   readonly mintSab: SharedArrayBuffer;
   readonly catalogFile?: string;
 }
@@ -60,6 +62,8 @@ export type IngestMessage =
 /** Settings the ingest worker receives at start. */
 export interface IngestWorkerData {
   readonly poolSab: SharedArrayBuffer;
+  /** The pool slab's extension region (`PoolSlab.ext.sab`). */
+  readonly extSab: SharedArrayBuffer;
   readonly mintSab: SharedArrayBuffer;
   readonly rpcUrl: string;
   readonly geyserUrl: string;

@@ -17,7 +17,7 @@ export class QuotePool {
   private readonly pool: Piscina;
 
   constructor(o: QuotePoolOptions) {
-    const workerData: QuoteWorkerData = { poolSab: o.poolSab, mintSab: o.mintSab, catalogFile: o.catalogFile };
+    const workerData: QuoteWorkerData = { poolSab: o.poolSab, extSab: o.extSab, mintSab: o.mintSab, catalogFile: o.catalogFile };
     this.pool = new Piscina({
       filename: new URL('./quote.worker.js', import.meta.url).href,
       // SharedArrayBuffers inside workerData are shared with the workers, not copied.

@@ -14,7 +14,7 @@ import { TASK_PROTOCOL_VERSION, type PingResult, type PricesResult, type QuoteTa
 
 const data = workerData as QuoteWorkerData;
 // attach() checks magic and layout version: a worker built for another layout refuses to read.
-const slab = PoolSlab.attach(data.poolSab);
+const slab = PoolSlab.attach(data.poolSab, data.extSab);
 const mints = MintTable.attach(data.mintSab);
 const deriver = new PriceDeriver(
   { slab, mints, topology: new Topology(slab), adapters: ADAPTERS_BY_DEX_INDEX },

@@ -93,3 +93,26 @@ test('a pool first seen on the stream is discovered and its missing accounts are
   assert.equal(missing.length, 3, 'config and both vaults');
   assert.ok(core.watchedAccounts().includes(u.vaults[0]!));
 });
+
+function clockUpdate(slot: bigint, unixTimestamp: bigint, writeVersion: bigint): AccountUpdate {
+  const data = new Uint8Array(40);
+  const dv = new DataView(data.buffer);
+  dv.setBigUint64(0, slot, true);
+  dv.setBigInt64(32, unixTimestamp, true);
+  return { address: 'SysvarC1ock11111111111111111111111111111111', owner: 'Sysvar1111111111111111111111111111111111111', lamports: 1n, data, slot, writeVersion };
+}
+
+test('a clock-sensitive pool is rebuilt on every Clock update; an insensitive one is not', () => {
+  for (const sensitive of [true, false]) {
+    const slab = PoolSlab.create(4, 16);
+    const mints = MintTable.create(4, 16);
+    const changes: IngestChange[] = [];
+    const adapter = { ...raydiumCpmmAdapter, clockSensitive: () => sensitive };
+    const core = new IngestCore({ slab, mints, adapters: [adapter], onChange: (c) => changes.push(c) });
+    core.applySnapshot(floodUniverse(1).accounts, 100n);
+    changes.length = 0;
+    core.pushAccount(clockUpdate(101n, 1_700_000_000n, 1n));
+    core.slotStatus(101n, 'processed');
+    assert.deepEqual(changes.map((c) => c.pools), sensitive ? [[0]] : [], `sensitive=${sensitive}`);
+  }
+});

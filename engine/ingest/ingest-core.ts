@@ -59,9 +59,9 @@ export class IngestCore {
   private clock: ChainClock = { slot: 0n, unixTimestamp: 0n, epoch: 0n };
   private confirmedSlot = 0n;
   private processedSlot = 0n;
-  /** Pools whose last state was not tradable: their status may depend on the clock (open time), so each clock
-   * update rebuilds them. Usually a handful. */
-  private readonly inactive = new Set<PoolEntry>();
+  /** Pools whose last state depends on the clock: not tradable (an open time may pass) or clock-sensitive per
+   * their adapter (fee schedulers, activation points). Each Clock update rebuilds them. Usually a handful. */
+  private readonly clockBound = new Set<PoolEntry>();
 
   constructor(private readonly opts: IngestCoreOptions) {
     for (const a of opts.adapters) this.byProgram.set(a.programId, a);
@@ -133,7 +133,7 @@ export class IngestCore {
     if (u.address === CLOCK_SYSVAR) {
       this.clock = decodeClock(u.data);
       this.opts.slab.setClock(this.clock);
-      for (const p of this.inactive) dirty.add(p);
+      for (const p of this.clockBound) dirty.add(p);
       return;
     }
     let pool = this.registry.get(u.address);
@@ -201,8 +201,8 @@ export class IngestCore {
     if (state === null) return null;
     const fields = newRecordFields();
     p.adapter.toRecord(state, fields);
-    if (fields.status !== 0) this.inactive.add(p);
-    else this.inactive.delete(p);
+    if (fields.status !== 0 || p.adapter.clockSensitive?.(state) === true) this.clockBound.add(p);
+    else this.clockBound.delete(p);
     return fields;
   }
 
@@ -232,5 +232,6 @@ export function newRecordFields(): RecordFields {
     reserveB: 0n,
     u64: new Array<bigint>(PARAM_U64_WORDS).fill(0n),
     f64: new Array<number>(PARAM_F64_WORDS).fill(0),
+    ext: null,
   };
 }

@@ -16,7 +16,7 @@ import {
 import type { SlabField } from './layout.js';
 
 test('the pool slab layout is pinned (changing an offset requires bumping POOL_SLAB_VERSION and this test)', () => {
-  assert.equal(POOL_SLAB_VERSION, 1);
+  assert.equal(POOL_SLAB_VERSION, 2);
   assert.equal(HEADER_BYTES, 128);
   assert.equal(RECORD_BYTES, 320);
   assert.deepEqual(
@@ -55,7 +55,8 @@ test('the pool slab layout is pinned (changing an offset requires bumping POOL_S
       address: 72,
       paramU64: 104,
       paramF64: 232,
-      reserved: 296,
+      extOffset: 296,
+      reserved: 300,
     },
   );
   assert.deepEqual({ ...MINT_ENTRY }, { mint: 0, decimals: 32, flags: 33, reserved: 34 });

@@ -18,6 +18,7 @@ import {
   poolSlabBytes,
   recordOffset,
 } from './layout.js';
+import { ExtSlab } from './ext-slab.js';
 import type { PoolExactSnapshot, PoolF64Snapshot } from './pool-snapshot.js';
 import { seqIsOdd, seqReadBegin, seqReadValid, seqWriteBegin, seqWriteEnd } from './seqlock.js';
 
@@ -60,6 +61,11 @@ const R64_RESERVE_A_F64 = REC.reserveAF64 >> 3;
 const R64_RESERVE_B_F64 = REC.reserveBF64 >> 3;
 const R64_PARAM_U64 = REC.paramU64 >> 3;
 const R64_PARAM_F64 = REC.paramF64 >> 3;
+const R32_EXT = REC.extOffset >> 2;
+
+/** Extension region size: 64 KiB at first, growable to 64 MiB (8-byte words). */
+const EXT_INITIAL_WORDS = 8192;
+const EXT_MAX_WORDS = 8 * 1024 * 1024;
 
 function isU32(n: number): boolean {
   return Number.isInteger(n) && n >= 0 && n <= 0xffffffff;
@@ -98,6 +104,8 @@ function checkFields(pool: number, f: RecordFields, slot: bigint, updatedAtMs: n
 export class PoolSlab {
   /** The shared buffer; hand it to other threads (workerData, postMessage) and `attach` there. */
   readonly sab: SharedArrayBuffer;
+  /** The extension region (variable-size adapter state); hand `ext.sab` to other threads with `sab`. */
+  readonly ext: ExtSlab;
   // Fixed-length views over the whole buffer, re-made after it grows (see mapViews). Not length-tracking views: on
   // Node 20 every element access through a view that tracks a growable buffer costs ~3x more (bench/README.md).
   private i32!: Int32Array;
@@ -112,8 +120,9 @@ export class PoolSlab {
   /** Pools this instance knows to be published; refreshed from the header only when a read goes past it. */
   private knownCount = 0;
 
-  private constructor(sab: SharedArrayBuffer) {
+  private constructor(sab: SharedArrayBuffer, ext: ExtSlab) {
     this.sab = sab;
+    this.ext = ext;
     this.mapViews();
   }
 
@@ -140,7 +149,7 @@ export class PoolSlab {
       });
     }
     const sab = new SharedArrayBuffer(poolSlabBytes(initialPools), { maxByteLength: poolSlabBytes(maxPools) });
-    const slab = new PoolSlab(sab);
+    const slab = new PoolSlab(sab, ExtSlab.create(EXT_INITIAL_WORDS, EXT_MAX_WORDS));
     // Plain stores: nobody else holds the buffer yet; handing it to a thread (postMessage) publishes them.
     slab.u32[H32_MAGIC] = POOL_SLAB_MAGIC;
     slab.u32[H32_VERSION] = POOL_SLAB_VERSION;
@@ -151,8 +160,9 @@ export class PoolSlab {
   /**
    * Opens a slab created by another thread (or this one). Throws `SLAB_MAGIC_MISMATCH` when the buffer is not a
    * pool slab and `SLAB_VERSION_MISMATCH` when it was built with another layout version: a worker must refuse it.
+   * `extSab` is the creator's `ext.sab`; without it, records that point into the extension region cannot be read.
    */
-  static attach(sab: SharedArrayBuffer): PoolSlab {
+  static attach(sab: SharedArrayBuffer, extSab?: SharedArrayBuffer): PoolSlab {
     if (!(sab instanceof SharedArrayBuffer) || sab.byteLength < HEADER_BYTES) {
       throw new EngineError('SLAB_MAGIC_MISMATCH', 'pool slab: not a SharedArrayBuffer holding a slab header');
     }
@@ -172,7 +182,7 @@ export class PoolSlab {
         { found: version, expected: POOL_SLAB_VERSION },
       );
     }
-    return new PoolSlab(sab);
+    return new PoolSlab(sab, extSab ? ExtSlab.attach(extSab) : ExtSlab.create(2, 2));
   }
 
   // ---- header -------------------------------------------------------------------------------------------------
@@ -297,6 +307,8 @@ export class PoolSlab {
   write(pool: number, view: number, fields: RecordFields, slot: bigint, updatedAtMs: number, confirmed: boolean): void {
     this.checkPool(pool, view);
     checkFields(pool, fields, slot, updatedAtMs);
+    // The blob is interned (appended and published) before the record that points at it is written.
+    const extOffset = fields.ext ? this.ext.intern(fields.ext) : 0;
     const b = recordOffset(pool, view);
     const w = b >> 2;
     const q = b >> 3;
@@ -315,6 +327,7 @@ export class PoolSlab {
     for (let i = 0; i < PARAM_U64_WORDS; i++) u64[q + R64_PARAM_U64 + i] = pu[i]!;
     const pf = fields.f64;
     for (let i = 0; i < PARAM_F64_WORDS; i++) f64[q + R64_PARAM_F64 + i] = pf[i]!;
+    this.u32[w + R32_EXT] = extOffset;
     this.u16[(b >> 1) + R16_FLAGS] = FLAG_WRITTEN | (confirmed ? FLAG_CONFIRMED : 0) | (fields.status === 0 ? FLAG_TRADABLE : 0);
     seqWriteEnd(i32, w + R32_SEQ, s);
   }
@@ -350,10 +363,12 @@ export class PoolSlab {
     out.mintA = u32[w + R32_MINT_A]!;
     out.mintB = u32[w + R32_MINT_B]!;
     let flags: number;
+    let ext: number;
     for (;;) {
       const s = seqReadBegin(i32, w + R32_SEQ);
       if (seqIsOdd(s)) continue;
       flags = this.u16[(b >> 1) + R16_FLAGS]!;
+      ext = u32[w + R32_EXT]!;
       out.status = u32[w + R32_STATUS]!;
       out.reserveA = f64[q + R64_RESERVE_A_F64]!;
       out.reserveB = f64[q + R64_RESERVE_B_F64]!;
@@ -364,6 +379,7 @@ export class PoolSlab {
     }
     out.flags = flags;
     out.confirmed = (flags & FLAG_CONFIRMED) !== 0;
+    out.ext = ext === 0 ? null : this.ext.floats(ext);
     return (flags & FLAG_WRITTEN) !== 0;
   }
 
@@ -385,10 +401,12 @@ export class PoolSlab {
     out.mintA = this.u32[w + R32_MINT_A]!;
     out.mintB = this.u32[w + R32_MINT_B]!;
     let flags: number;
+    let ext: number;
     for (;;) {
       const s = seqReadBegin(i32, w + R32_SEQ);
       if (seqIsOdd(s)) continue;
       flags = this.u16[(b >> 1) + R16_FLAGS]!;
+      ext = this.u32[w + R32_EXT]!;
       out.status = this.u32[w + R32_STATUS]!;
       out.reserveA = u64[q + R64_RESERVE_A]!;
       out.reserveB = u64[q + R64_RESERVE_B]!;
@@ -402,6 +420,7 @@ export class PoolSlab {
     }
     out.flags = flags;
     out.confirmed = (flags & FLAG_CONFIRMED) !== 0;
+    out.ext = ext === 0 ? null : this.ext.read(ext);
     return (flags & FLAG_WRITTEN) !== 0;
   }
 

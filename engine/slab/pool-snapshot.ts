@@ -2,7 +2,7 @@
  * Caller-owned snapshot objects that the pool slab's readers fill in place (one per reader, reused per read).
  */
 import { PARAM_F64_WORDS, PARAM_U64_WORDS } from '../adapters/types.js';
-import type { RecordF64, RecordFields } from '../adapters/types.js';
+import type { RecordExt, RecordF64, RecordFields } from '../adapters/types.js';
 
 /** Float view of one pool record, filled by `PoolSlab.readF64` without allocating; usable as a `RecordF64`. */
 export interface PoolF64Snapshot extends RecordF64 {
@@ -26,6 +26,8 @@ export interface PoolF64Snapshot extends RecordF64 {
   updatedAtMs: number;
   /** Adapter f64 parameter words (length `PARAM_F64_WORDS`), copied in place. */
   readonly f64: Float64Array;
+  /** Float words of the record's extension (a shared, immutable view), or null. */
+  ext: Float64Array | null;
 }
 
 /** Exact view of one pool record, filled by `PoolSlab.readExact`; usable as a `RecordFields`. */
@@ -54,6 +56,8 @@ export interface PoolExactSnapshot extends RecordFields {
   readonly u64: bigint[];
   /** Adapter f64 parameter words (length `PARAM_F64_WORDS`), overwritten in place. */
   readonly f64: number[];
+  /** The record's extension (a fresh object per read), or null. */
+  ext: RecordExt | null;
 }
 
 /** A fresh, zeroed {@link PoolF64Snapshot} to reuse across reads. */
@@ -70,6 +74,7 @@ export function newF64Snapshot(): PoolF64Snapshot {
     slot: 0,
     updatedAtMs: 0,
     f64: new Float64Array(PARAM_F64_WORDS),
+    ext: null,
   };
 }
 
@@ -90,5 +95,6 @@ export function newExactSnapshot(): PoolExactSnapshot {
     updatedAtMs: 0,
     u64: Array.from({ length: PARAM_U64_WORDS }, () => 0n),
     f64: Array.from({ length: PARAM_F64_WORDS }, () => 0),
+    ext: null,
   };
 }
