@@ -25,6 +25,7 @@ const core = new IngestCore({
   onChange: (c) => post({ type: 'change', pools: c.pools, confirmed: c.confirmed, slot: c.slot.toString() }),
   // The runner is created right below; discovery only happens once it runs.
   onMissingAccounts: (a) => runner.noteMissing(a),
+  onMissingOwnedTokenAccounts: (o) => runner.noteMissingOwners(o),
 });
 const runner: IngestRunner = new IngestRunner({
   rpc: new RpcClient(data.rpcUrl),

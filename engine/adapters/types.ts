@@ -27,11 +27,22 @@ export interface PoolDescriptor {
   /** Token A / B mints in the program's own order (token_0 / token_1 for CPMM). */
   readonly mintA: string;
   readonly mintB: string;
+  /** Decimals of the mints; {@link UNKNOWN_DECIMALS} when neither the pool's accounts nor `mintDecimals` tell
+   * them: ingest then reads the mint accounts and decodes the pool again. */
   readonly decimalsA: number;
   readonly decimalsB: number;
   /** Accounts (base58) whose updates change this pool's quotable state: vaults, configs, sysvars. */
   readonly dependencies: readonly string[];
 }
+
+/** An account a pool's description needs, with its owner program (see `DexAdapter.descriptorInputs`). */
+export interface DescriptorInput {
+  readonly owner: string;
+  readonly data: Uint8Array;
+}
+
+/** `PoolDescriptor` decimals of a mint the adapter cannot tell (ingest reads the mint account). */
+export const UNKNOWN_DECIMALS = -1;
 
 /** Exact-in or exact-out, as in the quote API. */
 export type SwapMode = 'ExactIn' | 'ExactOut';
@@ -42,7 +53,8 @@ export type QuoteStatus = 'OK' | 'ZERO_AMOUNT' | 'INSUFFICIENT_LIQUIDITY' | 'INA
 /** Result of an exact quote, all amounts in atomic units. */
 export interface QuoteResult {
   readonly status: QuoteStatus;
-  /** Input the user pays (exact-in: the amount given; exact-out: the amount required). */
+  /** Input the user pays (exact-in: the amount given, or what the program actually takes where it charges only
+   * what the output costs, as pump.fun's `buy_exact_sol_in`; exact-out: the amount required). */
   readonly inAmount: bigint;
   /** Output the user receives. */
   readonly outAmount: bigint;
@@ -151,8 +163,26 @@ export interface DexAdapter<S = unknown> {
   readonly auxFilters: readonly ProgramFilter[];
   /** True when `data` (owned by `programId`) is a pool account of this DEX. */
   isPool(data: Uint8Array): boolean;
-  /** Decodes a pool account; `mintDecimals` supplies decimals the pool account does not carry. Null if not a pool. */
-  decodePool(address: string, data: Uint8Array, mintDecimals?: (mint: string) => number | undefined): PoolDescriptor | null;
+  /**
+   * Accounts `decodePool` needs besides the pool account to describe the pool (a DBC pool's mints and decimals
+   * are in its config). Ingest fetches them first and passes them in `inputs`. Absent: none.
+   */
+  descriptorInputs?(data: Uint8Array): readonly string[];
+  /**
+   * True when the pool account does not name its mints (a pump.fun bonding curve, a PDA of its mint): ingest
+   * reads the token accounts the pool owns (`getTokenAccountsByOwner`) and passes them in `inputs`.
+   */
+  readonly describedByOwnedTokenAccounts?: boolean;
+  /**
+   * Decodes a pool account; `mintDecimals` supplies decimals the pool account does not carry (from the mint table
+   * or mint accounts ingest has read), `inputs` the accounts named by `descriptorInputs`. Null if not a pool.
+   */
+  decodePool(
+    address: string,
+    data: Uint8Array,
+    mintDecimals?: (mint: string) => number | undefined,
+    inputs?: ReadonlyMap<string, DescriptorInput>,
+  ): PoolDescriptor | null;
   /**
    * Builds the quotable state from the pool account and its dependencies (keyed by address), as of one slot.
    * Null while a dependency is missing.

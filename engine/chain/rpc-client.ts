@@ -103,6 +103,15 @@ export class RpcClient {
     }
     return { slot: slot ?? 0n, value: out };
   }
+
+  /** Token accounts owned by `owner` under one token program. */
+  async getTokenAccountsByOwner(owner: string, programId: string, commitment = 'confirmed'): Promise<WithSlot<RpcAccount[]>> {
+    const r = await this.call<{ context: { slot: number }; value: { pubkey: string; account: RawAccount }[] }>(
+      'getTokenAccountsByOwner',
+      [owner, { programId }, { encoding: 'base64', commitment }],
+    );
+    return { slot: BigInt(r.context.slot), value: r.value.map((v) => toAccount(v.pubkey, v.account)) };
+  }
 }
 
 function toAccount(address: string, a: RawAccount): RpcAccount {

@@ -116,3 +116,73 @@ test('a clock-sensitive pool is rebuilt on every Clock update; an insensitive on
     assert.deepEqual(changes.map((c) => c.pools), sensitive ? [[0]] : [], `sensitive=${sensitive}`);
   }
 });
+
+test('a pool that cannot be described yet waits for its descriptor inputs and mint accounts, then is discovered', async () => {
+  const { decodePoolState } = await import('../adapters/raydium-cpmm/layout.js');
+  const { encodeMint, TOKEN_PROGRAM_ID } = await import('../adapters/common/spl-layouts.js');
+  const { UNKNOWN_DECIMALS } = await import('../adapters/types.js');
+  const slab = PoolSlab.create(4, 16);
+  const mints = MintTable.create(4, 16);
+  const requested: string[][] = [];
+  // The real CPMM adapter, made to behave like a DEX whose pool account names its config but carries no decimals.
+  const seenInputs: string[] = [];
+  const adapter = {
+    ...raydiumCpmmAdapter,
+    descriptorInputs: (data: Uint8Array) => [decodePoolState(data).ammConfig],
+    decodePool: (address: string, data: Uint8Array, dec?: (m: string) => number | undefined, inputs?: ReadonlyMap<string, { owner: string; data: Uint8Array }>) => {
+      const d = raydiumCpmmAdapter.decodePool(address, data)!;
+      seenInputs.push(...(inputs?.keys() ?? []));
+      return { ...d, decimalsA: dec?.(d.mintA) ?? UNKNOWN_DECIMALS, decimalsB: dec?.(d.mintB) ?? UNKNOWN_DECIMALS };
+    },
+  };
+  const core = new IngestCore({ slab, mints, adapters: [adapter], onChange: () => undefined, onMissingAccounts: (a) => requested.push([...a]) });
+  const u = floodUniverse(1);
+  const [config, pool, v0, v1] = u.accounts as [AccountUpdate, AccountUpdate, AccountUpdate, AccountUpdate];
+  const desc = raydiumCpmmAdapter.decodePool(pool.address, pool.data)!;
+  const mintAccount = (address: string, decimals: number): AccountUpdate => ({
+    address, owner: TOKEN_PROGRAM_ID, lamports: 1n, slot: 1n, writeVersion: 1n,
+    data: encodeMint({ mintAuthority: null, supply: 1n, decimals, isInitialized: true, freezeAuthority: null }),
+  });
+
+  core.applySnapshot([pool], 1n);
+  assert.equal(core.registry.size, 0);
+  assert.equal(core.pendingPools, 1);
+  assert.deepEqual(requested.at(-1), [config.address], 'the config is asked for first');
+  core.applySnapshot([config], 1n);
+  assert.deepEqual(seenInputs, [config.address], 'decodePool got the config');
+  assert.deepEqual(requested.at(-1), [desc.mintA, desc.mintB], 'then the mints, for their decimals');
+  assert.equal(core.registry.size, 0);
+  core.applySnapshot([mintAccount(desc.mintA, 7)], 1n);
+  assert.equal(core.registry.size, 0, 'still waiting for the other mint');
+  core.applySnapshot([mintAccount(desc.mintB, 4)], 1n);
+  assert.equal(core.registry.size, 1);
+  assert.equal(core.pendingPools, 0);
+  assert.equal(mints.decimals(mints.idOf(desc.mintA)!), 7);
+  assert.equal(mints.decimals(mints.idOf(desc.mintB)!), 4);
+  assert.deepEqual(new Set(requested.at(-1)), new Set([v0.address, v1.address]), 'then the vaults');
+  core.applySnapshot([v0, v1], 2n);
+  const snap = newExactSnapshot();
+  assert.ok(slab.readExact(0, VIEW_LATEST, snap));
+  assert.equal(snap.reserveA, 1_000_000_000_000n);
+});
+
+test('a pool whose mint account is not a mint never enters the slab', () => {
+  const slab = PoolSlab.create(4, 16);
+  const mints = MintTable.create(4, 16);
+  const adapter = {
+    ...raydiumCpmmAdapter,
+    decodePool: (address: string, data: Uint8Array, dec?: (m: string) => number | undefined) => {
+      const d = raydiumCpmmAdapter.decodePool(address, data)!;
+      return { ...d, decimalsA: dec?.(d.mintA) ?? -1, decimalsB: 6 };
+    },
+  };
+  const core = new IngestCore({ slab, mints, adapters: [adapter], onChange: () => undefined });
+  const u = floodUniverse(1);
+  const pool = u.accounts[1]!;
+  const desc = raydiumCpmmAdapter.decodePool(pool.address, pool.data)!;
+  core.applySnapshot([pool], 1n);
+  // The "mint" turns out to be a token account.
+  core.applySnapshot([{ ...u.accounts[2]!, address: desc.mintA }], 1n);
+  assert.equal(core.registry.size, 0);
+  assert.equal(core.pendingPools, 0);
+});

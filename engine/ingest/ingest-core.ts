@@ -4,6 +4,8 @@
  */
 import bs58 from 'bs58';
 import { PARAM_F64_WORDS, PARAM_U64_WORDS, type ChainClock, type DexAdapter, type RecordFields } from '../adapters/types.js';
+import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '../adapters/common/spl-layouts.js';
+import { mintDecimalsOf } from './mint-decimals.js';
 import { dexIndex } from '../dex-ids.js';
 import type { MintTable } from '../slab/mint-table.js';
 import { VIEW_CONFIRMED, VIEW_LATEST, type PoolSlab } from '../slab/pool-slab.js';
@@ -35,6 +37,8 @@ export interface IngestCoreOptions {
   readonly onChange: (change: IngestChange) => void;
   /** Called when newly discovered pools depend on accounts the cache has not seen (fetch and watch them). */
   readonly onMissingAccounts?: (addresses: readonly string[]) => void;
+  /** Called with pools whose mints are known only from the token accounts they own (fetch those accounts). */
+  readonly onMissingOwnedTokenAccounts?: (owners: readonly string[]) => void;
   readonly now?: () => number;
 }
 
@@ -62,6 +66,15 @@ export class IngestCore {
   /** Pools whose last state depends on the clock: not tradable (an open time may pass) or clock-sensitive per
    * their adapter (fee schedulers, activation points). Each Clock update rebuilds them. Usually a handful. */
   private readonly clockBound = new Set<PoolEntry>();
+  /** Pools seen but not describable yet, by address: the accounts each still waits for (descriptor inputs, mint
+   * accounts whose decimals the pool does not carry). */
+  private readonly pending = new Map<string, { readonly adapter: DexAdapter; readonly waitingFor: Set<string> }>();
+  /** Account -> pending pools waiting for it. An `owned:<pool>` key waits for a token account the pool owns. */
+  private readonly waiters = new Map<string, Set<string>>();
+  /** Token accounts seen per owning pool, for pools described by the token accounts they own. */
+  private readonly ownedTokenAccounts = new Map<string, Set<string>>();
+  /** Pools waiting for a token account they own (checked against token-account updates only while non-empty). */
+  private readonly awaitingOwned = new Set<string>();
 
   constructor(private readonly opts: IngestCoreOptions) {
     for (const a of opts.adapters) this.byProgram.set(a.programId, a);
@@ -71,6 +84,11 @@ export class IngestCore {
   /** Highest slot reported processed (where a reconnect resumes with `from_slot`). */
   get lastProcessedSlot(): bigint {
     return this.processedSlot;
+  }
+
+  /** Pools waiting for accounts before they can be described (diagnostics). */
+  get pendingPools(): number {
+    return this.pending.size;
   }
 
   /** Every account the stream must watch by address: pool dependencies and the Clock sysvar. */
@@ -139,19 +157,79 @@ export class IngestCore {
     let pool = this.registry.get(u.address);
     if (!pool) {
       const adapter = this.byProgram.get(u.owner);
-      if (adapter && adapter.isPool(u.data)) pool = this.discover(adapter, u);
+      if (adapter && adapter.isPool(u.data)) pool = this.discover(adapter, u.address);
     }
     if (pool) dirty.add(pool);
     for (const p of this.registry.dependentsOf(u.address)) dirty.add(p);
+    if (this.awaitingOwned.size > 0 && isTokenProgram(u.owner) && u.data.length >= 165) {
+      const owner = bs58.encode(u.data.subarray(32, 64));
+      if (this.awaitingOwned.has(owner)) {
+        const set = this.ownedTokenAccounts.get(owner) ?? new Set<string>();
+        set.add(u.address);
+        this.ownedTokenAccounts.set(owner, set);
+        this.awaitingOwned.delete(owner);
+        this.wake(`owned:${owner}`, dirty);
+      }
+    }
+    this.wake(u.address, dirty);
   }
 
-  private discover(adapter: DexAdapter, u: AccountUpdate): PoolEntry | undefined {
+  /** Re-describes the pending pools that were waiting for `key` and have nothing else to wait for. */
+  private wake(key: string, dirty: Set<PoolEntry>): void {
+    const waiting = this.waiters.get(key);
+    if (waiting) {
+      this.waiters.delete(key);
+      for (const address of waiting) {
+        const p = this.pending.get(address);
+        if (!p) continue;
+        p.waitingFor.delete(key);
+        if (p.waitingFor.size > 0) continue;
+        this.pending.delete(address);
+        const entry = this.discover(p.adapter, address);
+        if (entry) dirty.add(entry);
+      }
+    }
+  }
+
+  /**
+   * Describes and registers the pool at `address` (its data in the cache). When the adapter needs accounts the
+   * cache lacks (descriptor inputs, mint accounts for decimals), the pool waits for them: they are requested and
+   * the pool is described again when the last one arrives.
+   */
+  private discover(adapter: DexAdapter, address: string): PoolEntry | undefined {
+    const data = this.cache.data(address)!;
+    const inputs = [...(adapter.descriptorInputs?.(data) ?? [])];
+    if (adapter.describedByOwnedTokenAccounts) {
+      const owned = this.ownedTokenAccounts.get(address);
+      if (!owned) {
+        this.awaitingOwned.add(address);
+        this.wait(adapter, address, [`owned:${address}`], false);
+        this.opts.onMissingOwnedTokenAccounts?.([address]);
+        return undefined;
+      }
+      inputs.push(...owned);
+    }
+    const absent = inputs.filter((a) => !this.cache.has(a));
+    if (absent.length > 0) return this.wait(adapter, address, absent);
     const mints = this.opts.mints;
-    const desc = adapter.decodePool(u.address, u.data, (m) => {
+    const decimalsOf = (m: string): number | undefined => {
       const id = mints.idOf(m);
-      return id === undefined ? undefined : mints.decimals(id);
-    });
+      if (id !== undefined) return mints.decimals(id);
+      const acc = this.cache.get(m);
+      return acc ? mintDecimalsOf(acc.owner, acc.data) : undefined;
+    };
+    const inputMap = new Map(inputs.map((a) => {
+      const acc = this.cache.get(a)!;
+      return [a, { owner: acc.owner, data: acc.data }] as const;
+    }));
+    const desc = adapter.decodePool(address, data, decimalsOf, inputMap);
     if (!desc) return undefined;
+    const unknown = [desc.mintA, desc.mintB].filter((m, i) => (i === 0 ? desc.decimalsA : desc.decimalsB) < 0);
+    if (unknown.length > 0) {
+      // A mint account already read but not a mint (or unreadable) can never give decimals: the pool stays out.
+      const readable = unknown.filter((m) => !this.cache.has(m));
+      return readable.length === unknown.length ? this.wait(adapter, address, unknown) : undefined;
+    }
     const mintA = mints.add(desc.mintA, desc.decimalsA);
     const mintB = mints.add(desc.mintB, desc.decimalsB);
     const index = this.opts.slab.addPool(bs58.decode(desc.address), dexIndex(desc.dex), mintA, mintB);
@@ -161,6 +239,18 @@ export class IngestCore {
     const missing = desc.dependencies.filter((d) => !this.cache.has(d));
     if (missing.length > 0) this.opts.onMissingAccounts?.(missing);
     return entry;
+  }
+
+  /** Parks a pool until `accounts` arrive and (unless `request` is false) asks for them. */
+  private wait(adapter: DexAdapter, address: string, accounts: readonly string[], request = true): undefined {
+    this.pending.set(address, { adapter, waitingFor: new Set(accounts) });
+    for (const a of accounts) {
+      const w = this.waiters.get(a);
+      if (w) w.add(address);
+      else this.waiters.set(a, new Set([address]));
+    }
+    if (request) this.opts.onMissingAccounts?.(accounts);
+    return undefined;
   }
 
   /** Rebuilds and writes the latest view of every dirty pool as of `slot`. */
@@ -222,6 +312,10 @@ export class IngestCore {
     }
     this.opts.onChange({ pools, confirmed: true, slot });
   }
+}
+
+function isTokenProgram(owner: string): boolean {
+  return owner === TOKEN_PROGRAM_ID || owner === TOKEN_2022_PROGRAM_ID;
 }
 
 /** A fresh, zeroed record image. */

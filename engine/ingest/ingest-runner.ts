@@ -7,6 +7,7 @@ import type { GeyserSubscription, GeyserTransport } from '../chain/geyser-transp
 import type { RpcClient } from '../chain/rpc-client.js';
 import type { SubscribeUpdate } from '../chain/yellowstone.js';
 import type { AccountUpdate } from './account-update.js';
+import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '../adapters/common/spl-layouts.js';
 import { CLOCK_SYSVAR } from './clock.js';
 import { applyGeyserUpdate } from './geyser-update.js';
 import type { IngestCore } from './ingest-core.js';
@@ -48,6 +49,8 @@ export class IngestRunner {
   private sub: GeyserSubscription | null = null;
   private transport: GeyserTransport | null = null;
   private readonly missing = new Set<string>();
+  /** Pools whose owned token accounts must be read (pools described by them). */
+  private readonly missingOwners = new Set<string>();
   private fetching = false;
   private pingId = 1;
   /** Set when the server refused `from_slot`: re-read every account once the next stream is up. */
@@ -62,6 +65,12 @@ export class IngestRunner {
   /** Accounts that newly discovered pools need (wired to the core's `onMissingAccounts`). */
   noteMissing(addresses: readonly string[]): void {
     for (const a of addresses) this.missing.add(a);
+    if (this.sub) void this.fetchMissing();
+  }
+
+  /** Pools whose mints are known only from the token accounts they own (the core's `onMissingOwnedTokenAccounts`). */
+  noteMissingOwners(owners: readonly string[]): void {
+    for (const o of owners) this.missingOwners.add(o);
     if (this.sub) void this.fetchMissing();
   }
 
@@ -97,14 +106,16 @@ export class IngestRunner {
       }
     }
     core.applySnapshot(accounts, slot);
-    const deps = [...new Set([...this.missing, CLOCK_SYSVAR])];
-    this.missing.clear();
-    const r = await rpc.getMultipleAccounts(deps);
-    const depUpdates: AccountUpdate[] = [];
-    r.value.forEach((acc) => acc && depUpdates.push({ ...acc, slot: r.slot, writeVersion: 0n }));
-    core.applySnapshot(depUpdates, r.slot);
-    this.log('info', 'snapshot loaded', { pools: core.registry.size, accounts: core.cache.size, slot: String(r.slot) });
-    return r.slot > slot ? r.slot : slot;
+    // Dependencies, then what they reveal (pools waiting for a config or their mints' decimals, and those pools'
+    // own dependencies): a few rounds at most.
+    let last = slot;
+    this.missing.add(CLOCK_SYSVAR);
+    for (let round = 0; (this.missing.size > 0 || this.missingOwners.size > 0) && round < 5; round++) {
+      const r = await this.fetchRound();
+      if (r > last) last = r;
+    }
+    this.log('info', 'snapshot loaded', { pools: core.registry.size, pending: core.pendingPools, accounts: core.cache.size, slot: String(last) });
+    return last;
   }
 
   private async streamLoop(snapshotSlot: bigint): Promise<void> {
@@ -175,23 +186,47 @@ export class IngestRunner {
     applyGeyserUpdate(this.o.core, u);
   }
 
+  /**
+   * One fetch round: the missing accounts by address and the token accounts of pools described by them, applied
+   * as a snapshot at the lowest context slot read. Returns the highest context slot read.
+   */
+  private async fetchRound(): Promise<bigint> {
+    const { rpc, core } = this.o;
+    const addrs = [...this.missing];
+    const owners = [...this.missingOwners];
+    this.missing.clear();
+    this.missingOwners.clear();
+    const ups: AccountUpdate[] = [];
+    let slot = 0n;
+    if (addrs.length > 0) {
+      const r = await rpc.getMultipleAccounts(addrs);
+      r.value.forEach((a) => a && ups.push({ ...a, slot: r.slot, writeVersion: 0n }));
+      slot = r.slot;
+    }
+    for (const owner of owners) {
+      for (const program of [TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID]) {
+        const r = await rpc.getTokenAccountsByOwner(owner, program);
+        for (const a of r.value) ups.push({ ...a, slot: r.slot, writeVersion: 0n });
+        if (r.slot > slot) slot = r.slot;
+      }
+    }
+    core.applySnapshot(ups, slot);
+    return slot;
+  }
+
   /** Fetches accounts new pools need, applies them, and widens the subscription to watch them. */
   private async fetchMissing(): Promise<void> {
-    if (this.fetching || this.missing.size === 0) return;
+    if (this.fetching || (this.missing.size === 0 && this.missingOwners.size === 0)) return;
     this.fetching = true;
     try {
-      const addrs = [...this.missing];
-      this.missing.clear();
       this.sub?.write(buildSubscribeRequest(this.o.adapters, this.o.core.watchedAccounts()));
-      const r = await this.o.rpc.getMultipleAccounts(addrs);
-      const ups: AccountUpdate[] = [];
-      r.value.forEach((a) => a && ups.push({ ...a, slot: r.slot, writeVersion: 0n }));
-      this.o.core.applySnapshot(ups, r.slot);
+      await this.fetchRound();
+      this.sub?.write(buildSubscribeRequest(this.o.adapters, this.o.core.watchedAccounts()));
     } catch (e) {
       this.log('warn', 'fetching accounts of new pools failed', { error: (e as Error).message });
     } finally {
       this.fetching = false;
-      if (this.missing.size > 0) setTimeout(() => void this.fetchMissing(), 200).unref();
+      if (this.missing.size > 0 || this.missingOwners.size > 0) setTimeout(() => void this.fetchMissing(), 200).unref();
     }
   }
 

@@ -1,0 +1,10 @@
+/** Raydium AMM v4 adapter: layout, exact math, state/record mapping and the DexAdapter implementation. */
+export * from './layout.js';
+export * from './math.js';
+export * from './state.js';
+export * from './record.js';
+export * from './estimate.js';
+export * from './quote.js';
+export * from './instruction.js';
+export * from './execute.js';
+export * from './adapter.js';

@@ -1,0 +1,35 @@
+/**
+ * The exact AMM v4 quote: the program's math on an {@link AmmV4State}, with the pool-level checks first.
+ */
+import type { SwapMode } from '../types.js';
+import { type AmmV4Swap, U64_MAX, swapBaseIn, swapBaseOut } from './math.js';
+import { AMM_V4_STATUS_OK, type AmmV4State } from './state.js';
+
+function rejected(status: 'INACTIVE' | 'INSUFFICIENT_LIQUIDITY' | 'ZERO_AMOUNT', amount: bigint, mode: SwapMode): AmmV4Swap {
+  return {
+    status,
+    inAmount: mode === 'ExactIn' ? amount : 0n,
+    outAmount: mode === 'ExactOut' ? amount : 0n,
+    feeAmount: 0n,
+    feeOnInput: true,
+    swapFee: 0n,
+    failure: null,
+  };
+}
+
+/**
+ * Exact quote of a swap of `amount` (exact-in: paid; exact-out: received) with the program's rounding.
+ * Never throws on expected outcomes: INACTIVE (record status nonzero), ZERO_AMOUNT (amount 0, or an output
+ * that rounds to 0), INSUFFICIENT_LIQUIDITY (an empty side, an output at or above the reserve, an input above
+ * u64, an amount above u64 which no instruction can carry). Coin is A: `aToB` is Coin2PC.
+ */
+export function ammV4Quote(state: AmmV4State, aToB: boolean, amount: bigint, mode: SwapMode): AmmV4Swap {
+  if (state.status !== AMM_V4_STATUS_OK) return rejected('INACTIVE', amount, mode);
+  if (amount === 0n) return rejected('ZERO_AMOUNT', amount, mode);
+  if (amount > U64_MAX) return rejected('INSUFFICIENT_LIQUIDITY', amount, mode);
+  const rin = aToB ? state.reserveCoin : state.reservePc;
+  const rout = aToB ? state.reservePc : state.reserveCoin;
+  const num = state.swapFeeNumerator;
+  const den = state.swapFeeDenominator;
+  return mode === 'ExactIn' ? swapBaseIn(amount, rin, rout, num, den) : swapBaseOut(amount, rin, rout, num, den);
+}
