@@ -192,6 +192,12 @@ export interface DexAdapter<S = unknown> {
   toRecord(state: S, out: RecordFields): void;
   /** Reads the state back from a slab record image (exact path). */
   fromRecord(rec: Readonly<RecordFields>): S;
+  /**
+   * The reserve of token A (`sideA`) or B of the constant-product pool with this pool's marginal price and depth,
+   * in atoms: what the price layer weighs pools by and filters dust with. Absent: the record's reserves. Bonding
+   * curves answer their virtual reserves (a fresh curve has no real quote reserve yet, but real depth).
+   */
+  effectiveReserve?(rec: RecordF64, sideA: boolean): number;
   /** Output atoms per input atom for an infinitesimal input, after every fee; 0 when not tradable. */
   marginalRate(rec: RecordF64, aToB: boolean): number;
   /** Float estimate of exact-in output, for ranking. */

@@ -42,15 +42,19 @@ export function readPoolSides(src: PoolSideSource, base: number, quote: number, 
   const quoteUnit = 10 ** src.mints.decimals(quote);
   for (const pool of src.topology.poolsBetween(base, quote)) {
     if (!src.slab.readF64(pool, view, scratch)) continue;
-    if (scratch.status !== 0 || scratch.reserveA <= 0 || scratch.reserveB <= 0) continue;
+    if (scratch.status !== 0) continue;
     const adapter = src.adapters[scratch.dex];
     if (!adapter) continue;
     const baseIsA = scratch.mintA === base;
+    // Depth: the reserves of the equivalent constant-product pool (virtual reserves for a bonding curve).
+    const ra = adapter.effectiveReserve ? adapter.effectiveReserve(scratch, true) : scratch.reserveA;
+    const rb = adapter.effectiveReserve ? adapter.effectiveReserve(scratch, false) : scratch.reserveB;
+    if (!(ra > 0) || !(rb > 0)) continue;
     const sellRate = adapter.marginalRate(scratch, baseIsA);
     const buyRate = adapter.marginalRate(scratch, !baseIsA);
     if (!(sellRate > 0) || !(buyRate > 0)) continue;
-    const rBase = baseIsA ? scratch.reserveA : scratch.reserveB;
-    const rQuote = baseIsA ? scratch.reserveB : scratch.reserveA;
+    const rBase = baseIsA ? ra : rb;
+    const rQuote = baseIsA ? rb : ra;
     out.push({
       pool,
       dex: DEX_IDS[scratch.dex] ?? 'unknown',
