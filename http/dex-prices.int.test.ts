@@ -16,7 +16,7 @@ import { startService, type RunningService } from './service.js';
 import { openSse } from './testing/sse-reader.js';
 
 const KEY = 'dex-prices-key-0001';
-const DEXES: readonly DexId[] = ['raydium-cpmm', 'raydium-amm-v4', 'raydium-launchlab', 'pumpswap', 'pumpfun'];
+const DEXES: readonly DexId[] = ['raydium-cpmm', 'raydium-amm-v4', 'raydium-launchlab', 'pumpswap', 'pumpfun', 'meteora-dbc'];
 
 interface Candidate {
   readonly dex: DexId;

@@ -4,6 +4,7 @@
  */
 import { DEX_IDS, type DexId } from '../dex-ids.js';
 import { EngineError } from '../errors.js';
+import { meteoraDbcAdapter } from './meteora-dbc/index.js';
 import { pumpfunAdapter } from './pumpfun/index.js';
 import { pumpswapAdapter } from './pumpswap/index.js';
 import { raydiumAmmV4Adapter } from './raydium-amm-v4/index.js';
@@ -12,7 +13,7 @@ import { raydiumLaunchlabAdapter } from './raydium-launchlab/index.js';
 import type { DexAdapter } from './types.js';
 
 /** Every adapter the service runs, in no particular order. */
-export const ADAPTERS: readonly DexAdapter[] = Object.freeze([raydiumCpmmAdapter as DexAdapter, raydiumAmmV4Adapter as DexAdapter, raydiumLaunchlabAdapter as DexAdapter, pumpswapAdapter as DexAdapter, pumpfunAdapter as DexAdapter]);
+export const ADAPTERS: readonly DexAdapter[] = Object.freeze([raydiumCpmmAdapter as DexAdapter, raydiumAmmV4Adapter as DexAdapter, raydiumLaunchlabAdapter as DexAdapter, pumpswapAdapter as DexAdapter, pumpfunAdapter as DexAdapter, meteoraDbcAdapter as DexAdapter]);
 
 /**
  * Checks a list of adapters: DEX ids known and unique, program ids unique. Throws EngineError

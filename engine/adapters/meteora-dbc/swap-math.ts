@@ -1,0 +1,351 @@
+/**
+ * Exact bigint port of the DBC program's swap (`state/virtual_pool.rs`: get_swap_result_from_exact_input /
+ * _output, the four curve walks, and the reserve updates of apply_swap_result), on a {@link DbcCurveState}.
+ * Quotes are taken with no referral and not eligible for the first-swap minimum fee. Pure, no I/O.
+ */
+import {
+  type DbcError,
+  U64_MAX,
+  deltaBase,
+  deltaBase256,
+  deltaQuote,
+  deltaQuote256,
+  nextSqrtPriceFromInput,
+  nextSqrtPriceFromOutput,
+} from './curve-math.js';
+import {
+  type RateLimiterParams,
+  excludedFeeAmount,
+  includedFeeAmount,
+  rateLimiterFeeFromExcluded,
+  rateLimiterFeeFromIncluded,
+  splitFees,
+  totalFeeNumerator,
+} from './fee-math.js';
+import type { CurvePoint } from './layout.js';
+
+/** What a swap reads: the curve, the price, the reserves and the fees as of the state's clock. */
+export interface DbcCurveState {
+  readonly sqrtPrice: bigint;
+  readonly sqrtStartPrice: bigint;
+  readonly migrationSqrtPrice: bigint;
+  readonly baseReserve: bigint;
+  readonly quoteReserve: bigint;
+  /** Curve points up to the last non-zero one (missing points read as zero, as the program's zeroed tail). */
+  readonly curve: readonly CurvePoint[];
+  /** 0 quote token, 1 output token. */
+  readonly collectFeeMode: number;
+  /** Base fee numerator as of the clock: the scheduler's current fee, or the rate limiter's cliff fee. */
+  readonly baseFeeNumerator: bigint;
+  /** Variable (dynamic) fee numerator from the stored volatility accumulator, capped at MAX_FEE_NUMERATOR. */
+  readonly variableFeeNumerator: bigint;
+  /** The rate limiter while its window is open (quote-to-base swaps pay an input-size dependent fee), else null. */
+  readonly rateLimiter: RateLimiterParams | null;
+}
+
+/** Raw result of a swap computation, the program's SwapResult2 plus the fee numerator used. */
+export interface DbcSwapResult {
+  /** What the user pays (the program's included_fee_input_amount). */
+  readonly includedFeeInputAmount: bigint;
+  /** What enters the curve and the input reserve (excluded_fee_input_amount). */
+  readonly excludedFeeInputAmount: bigint;
+  /** What the user receives. */
+  readonly outputAmount: bigint;
+  /** What leaves the output reserve: the output plus the fee when it is taken from the output. */
+  readonly reserveOutAmount: bigint;
+  readonly nextSqrtPrice: bigint;
+  /** Partner + creator share of the fee. */
+  readonly tradingFee: bigint;
+  readonly protocolFee: bigint;
+  readonly feesOnInput: boolean;
+  /** Fee accrued in the base token (collect_fee_mode 1, quote-to-base). */
+  readonly feesOnBaseToken: boolean;
+  readonly feeNumerator: bigint;
+}
+
+const seg = (curve: readonly CurvePoint[], i: number): CurvePoint => curve[i] ?? ZERO_POINT;
+const ZERO_POINT: CurvePoint = { sqrtPrice: 0n, liquidity: 0n };
+/** Number of curve points the program walks (`MAX_CURVE_POINT_CONFIG`). */
+const POINTS = 20;
+
+interface Walk {
+  readonly amountLeft: bigint;
+  readonly amount: bigint;
+  readonly nextSqrtPrice: bigint;
+}
+
+function add64(a: bigint, b: bigint): bigint | DbcError {
+  const s = a + b;
+  return s > U64_MAX ? 'MathOverflow' : s;
+}
+
+/** `calculate_base_to_quote_from_amount_in`: sell base down the curve, stopping at sqrt_start_price. */
+export function baseToQuoteFromAmountIn(s: DbcCurveState, amountIn: bigint): Walk | DbcError {
+  let total = 0n;
+  let cur = s.sqrtPrice;
+  let left = amountIn;
+  for (let i = POINTS - 2; i >= 0; i--) {
+    const p = seg(s.curve, i);
+    if (p.sqrtPrice === 0n || p.liquidity === 0n) continue;
+    if (p.sqrtPrice < cur) {
+      const liq = seg(s.curve, i + 1).liquidity;
+      const maxIn = deltaBase256(p.sqrtPrice, cur, liq, true);
+      if (typeof maxIn === 'string') return maxIn;
+      if (left < maxIn) {
+        const next = nextSqrtPriceFromInput(cur, liq, left, true);
+        if (typeof next === 'string') return next;
+        const out = deltaQuote(next, cur, liq, false);
+        if (typeof out === 'string') return out;
+        const t = add64(total, out);
+        if (typeof t === 'string') return t;
+        return { amountLeft: 0n, amount: t, nextSqrtPrice: next };
+      }
+      const out = deltaQuote(p.sqrtPrice, cur, liq, false);
+      if (typeof out === 'string') return out;
+      const t = add64(total, out);
+      if (typeof t === 'string') return t;
+      total = t;
+      cur = p.sqrtPrice;
+      left -= maxIn;
+    }
+  }
+  if (left !== 0n) {
+    const liq = seg(s.curve, 0).liquidity;
+    let next = nextSqrtPriceFromInput(cur, liq, left, true);
+    if (typeof next === 'string') return next;
+    if (next < s.sqrtStartPrice) {
+      next = s.sqrtStartPrice;
+      const used = deltaBase(next, cur, liq, true);
+      if (typeof used === 'string') return used;
+      if (used > left) return 'MathOverflow';
+      left -= used;
+    } else {
+      left = 0n;
+    }
+    const out = deltaQuote(next, cur, liq, false);
+    if (typeof out === 'string') return out;
+    const t = add64(total, out);
+    if (typeof t === 'string') return t;
+    total = t;
+    cur = next;
+  }
+  return { amountLeft: left, amount: total, nextSqrtPrice: cur };
+}
+
+/** `calculate_quote_to_base_from_amount_in`: buy base up the curve, stopping at `stopSqrtPrice` (migration). */
+export function quoteToBaseFromAmountIn(s: DbcCurveState, amountIn: bigint, stopSqrtPrice: bigint): Walk | DbcError {
+  let total = 0n;
+  let cur = s.sqrtPrice;
+  let left = amountIn;
+  for (let i = 0; i < POINTS; i++) {
+    const p = seg(s.curve, i);
+    if (p.sqrtPrice === 0n || p.liquidity === 0n) break;
+    const ref = stopSqrtPrice < p.sqrtPrice ? stopSqrtPrice : p.sqrtPrice;
+    if (ref > cur) {
+      const maxIn = deltaQuote256(cur, ref, p.liquidity, true);
+      if (typeof maxIn === 'string') return maxIn;
+      if (left < maxIn) {
+        const next = nextSqrtPriceFromInput(cur, p.liquidity, left, false);
+        if (typeof next === 'string') return next;
+        const out = deltaBase(cur, next, p.liquidity, false);
+        if (typeof out === 'string') return out;
+        const t = add64(total, out);
+        if (typeof t === 'string') return t;
+        return { amountLeft: 0n, amount: t, nextSqrtPrice: next };
+      }
+      const out = deltaBase(cur, ref, p.liquidity, false);
+      if (typeof out === 'string') return out;
+      const t = add64(total, out);
+      if (typeof t === 'string') return t;
+      total = t;
+      cur = ref;
+      left -= maxIn;
+      if (ref === stopSqrtPrice) break;
+    }
+  }
+  return { amountLeft: left, amount: total, nextSqrtPrice: cur };
+}
+
+/** `calculate_base_to_quote_from_amount_out`: the base input that buys `amountOut` quote. */
+export function baseToQuoteFromAmountOut(s: DbcCurveState, amountOut: bigint): Walk | DbcError {
+  let cur = s.sqrtPrice;
+  let left = amountOut;
+  let total = 0n;
+  for (let i = POINTS - 2; i >= 0; i--) {
+    const p = seg(s.curve, i);
+    if (p.sqrtPrice === 0n || p.liquidity === 0n) continue;
+    if (p.sqrtPrice < cur) {
+      const liq = seg(s.curve, i + 1).liquidity;
+      const maxOut = deltaQuote256(p.sqrtPrice, cur, liq, false);
+      if (typeof maxOut === 'string') return maxOut;
+      if (left < maxOut) {
+        const next = nextSqrtPriceFromOutput(cur, liq, left, true);
+        if (typeof next === 'string') return next;
+        const inAmount = deltaBase(next, cur, liq, true);
+        if (typeof inAmount === 'string') return inAmount;
+        const t = add64(total, inAmount);
+        if (typeof t === 'string') return t;
+        return { amountLeft: 0n, amount: t, nextSqrtPrice: next };
+      }
+      const inAmount = deltaBase(p.sqrtPrice, cur, liq, true);
+      if (typeof inAmount === 'string') return inAmount;
+      const t = add64(total, inAmount);
+      if (typeof t === 'string') return t;
+      total = t;
+      cur = p.sqrtPrice;
+      left -= maxOut;
+    }
+  }
+  if (left !== 0n) {
+    const liq = seg(s.curve, 0).liquidity;
+    const maxOut = deltaQuote256(s.sqrtStartPrice, cur, liq, false);
+    if (typeof maxOut === 'string') return maxOut;
+    if (left > maxOut) return 'InsufficientLiquidity';
+    const next = nextSqrtPriceFromOutput(cur, liq, left, true);
+    if (typeof next === 'string') return next;
+    if (next < s.sqrtStartPrice) return 'InsufficientLiquidity';
+    const inAmount = deltaBase(next, cur, liq, true);
+    if (typeof inAmount === 'string') return inAmount;
+    const t = add64(total, inAmount);
+    if (typeof t === 'string') return t;
+    total = t;
+    cur = next;
+  }
+  return { amountLeft: 0n, amount: total, nextSqrtPrice: cur };
+}
+
+/** `calculate_quote_to_base_from_amount_out`: the quote input that buys `amountOut` base. */
+export function quoteToBaseFromAmountOut(s: DbcCurveState, amountOut: bigint): Walk | DbcError {
+  let total = 0n;
+  let left = amountOut;
+  let cur = s.sqrtPrice;
+  for (let i = 0; i < POINTS; i++) {
+    const p = seg(s.curve, i);
+    if (p.sqrtPrice === 0n || p.liquidity === 0n) break;
+    if (p.sqrtPrice > cur) {
+      const maxOut = deltaBase256(cur, p.sqrtPrice, p.liquidity, false);
+      if (typeof maxOut === 'string') return maxOut;
+      if (left < maxOut) {
+        const next = nextSqrtPriceFromOutput(cur, p.liquidity, left, false);
+        if (typeof next === 'string') return next;
+        const inAmount = deltaQuote(cur, next, p.liquidity, true);
+        if (typeof inAmount === 'string') return inAmount;
+        const t = add64(total, inAmount);
+        if (typeof t === 'string') return t;
+        return { amountLeft: 0n, amount: t, nextSqrtPrice: next };
+      }
+      const inAmount = deltaQuote(cur, p.sqrtPrice, p.liquidity, true);
+      if (typeof inAmount === 'string') return inAmount;
+      const t = add64(total, inAmount);
+      if (typeof t === 'string') return t;
+      total = t;
+      cur = p.sqrtPrice;
+      left -= maxOut;
+    }
+  }
+  if (left !== 0n) return 'AmountLeftIsNotZero';
+  return { amountLeft: 0n, amount: total, nextSqrtPrice: cur };
+}
+
+/** Which side pays the fee (`FeeMode::get_fee_mode`): only quote-to-base can pay it on the input. */
+export function feeMode(collectFeeMode: number, baseToQuote: boolean): { feesOnInput: boolean; feesOnBaseToken: boolean } {
+  if (baseToQuote) return { feesOnInput: false, feesOnBaseToken: false };
+  return collectFeeMode === 0 ? { feesOnInput: true, feesOnBaseToken: false } : { feesOnInput: false, feesOnBaseToken: true };
+}
+
+/** Total fee numerator for a swap whose fee-bearing amount includes the fee (exact-in). */
+export function feeNumeratorFromIncluded(s: DbcCurveState, baseToQuote: boolean, included: bigint): bigint | DbcError {
+  let base = s.baseFeeNumerator;
+  if (s.rateLimiter && !baseToQuote) {
+    const r = rateLimiterFeeFromIncluded(s.rateLimiter, included);
+    if (typeof r === 'string') return r;
+    base = r;
+  }
+  return totalFeeNumerator(base, s.variableFeeNumerator);
+}
+
+/** Total fee numerator for a swap whose fee-bearing amount excludes the fee (exact-out). */
+export function feeNumeratorFromExcluded(s: DbcCurveState, baseToQuote: boolean, excluded: bigint): bigint | DbcError {
+  let base = s.baseFeeNumerator;
+  if (s.rateLimiter && !baseToQuote) {
+    const r = rateLimiterFeeFromExcluded(s.rateLimiter, excluded);
+    if (typeof r === 'string') return r;
+    base = r;
+  }
+  return totalFeeNumerator(base, s.variableFeeNumerator);
+}
+
+/** The reserve updates of apply_swap_result: the input reserve grows, the output reserve pays (checked). */
+function reservesOk(s: DbcCurveState, baseToQuote: boolean, excludedIn: bigint, reserveOut: bigint): DbcError | null {
+  const [rin, rout] = baseToQuote ? [s.baseReserve, s.quoteReserve] : [s.quoteReserve, s.baseReserve];
+  if (rin + excludedIn > U64_MAX || reserveOut > rout) return 'MathOverflow';
+  return null;
+}
+
+/** The program's exact-in swap (get_swap_result_from_exact_input + the reserve checks of apply_swap_result). */
+export function swapExactIn(s: DbcCurveState, baseToQuote: boolean, amountIn: bigint): DbcSwapResult | DbcError {
+  if (amountIn === 0n) return 'AmountIsZero';
+  const mode = feeMode(s.collectFeeMode, baseToQuote);
+  const num = feeNumeratorFromIncluded(s, baseToQuote, amountIn);
+  if (typeof num === 'string') return num;
+  let excluded = amountIn;
+  let fee = 0n;
+  if (mode.feesOnInput) {
+    const r = excludedFeeAmount(num, amountIn);
+    if (typeof r === 'string') return r;
+    [excluded, fee] = r;
+  }
+  const walk = baseToQuote ? baseToQuoteFromAmountIn(s, excluded) : quoteToBaseFromAmountIn(s, excluded, s.migrationSqrtPrice);
+  if (typeof walk === 'string') return walk;
+  if (walk.amountLeft !== 0n) return 'InsufficientLiquidity';
+  let out = walk.amount;
+  if (!mode.feesOnInput) {
+    const r = excludedFeeAmount(num, walk.amount);
+    if (typeof r === 'string') return r;
+    [out, fee] = r;
+  }
+  const bad = reservesOk(s, baseToQuote, excluded, walk.amount);
+  if (bad) return bad;
+  const { tradingFee, protocolFee } = splitFees(fee);
+  return {
+    includedFeeInputAmount: amountIn, excludedFeeInputAmount: excluded, outputAmount: out, reserveOutAmount: walk.amount,
+    nextSqrtPrice: walk.nextSqrtPrice, tradingFee, protocolFee, ...mode, feeNumerator: num,
+  };
+}
+
+/** The program's exact-out swap (get_swap_result_from_exact_output + the reserve checks of apply_swap_result). */
+export function swapExactOut(s: DbcCurveState, baseToQuote: boolean, amountOut: bigint): DbcSwapResult | DbcError {
+  if (amountOut === 0n) return 'AmountIsZero';
+  const mode = feeMode(s.collectFeeMode, baseToQuote);
+  let includedOut = amountOut;
+  let fee = 0n;
+  let num = 0n;
+  if (!mode.feesOnInput) {
+    const n = feeNumeratorFromExcluded(s, baseToQuote, amountOut);
+    if (typeof n === 'string') return n;
+    num = n;
+    const r = includedFeeAmount(num, amountOut);
+    if (typeof r === 'string') return r;
+    [includedOut, fee] = r;
+  }
+  const walk = baseToQuote ? baseToQuoteFromAmountOut(s, includedOut) : quoteToBaseFromAmountOut(s, includedOut);
+  if (typeof walk === 'string') return walk;
+  if (walk.nextSqrtPrice > s.migrationSqrtPrice) return 'InsufficientLiquidity';
+  const excluded = walk.amount;
+  let included = excluded;
+  if (mode.feesOnInput) {
+    const n = feeNumeratorFromExcluded(s, baseToQuote, excluded);
+    if (typeof n === 'string') return n;
+    num = n;
+    const r = includedFeeAmount(num, excluded);
+    if (typeof r === 'string') return r;
+    [included, fee] = r;
+  }
+  const bad = reservesOk(s, baseToQuote, excluded, includedOut);
+  if (bad) return bad;
+  const { tradingFee, protocolFee } = splitFees(fee);
+  return {
+    includedFeeInputAmount: included, excludedFeeInputAmount: excluded, outputAmount: amountOut, reserveOutAmount: includedOut,
+    nextSqrtPrice: walk.nextSqrtPrice, tradingFee, protocolFee, ...mode, feeNumerator: num,
+  };
+}
