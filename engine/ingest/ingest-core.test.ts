@@ -186,3 +186,40 @@ test('a pool whose mint account is not a mint never enters the slab', () => {
   assert.equal(core.registry.size, 0);
   assert.equal(core.pendingPools, 0);
 });
+
+test('a pool that does not name its mint (a pump.fun curve) is described from the token account it owns', async () => {
+  const { pumpfunAdapter } = await import('../adapters/pumpfun/adapter.js');
+  const { pumpfunFixture } = await import('../adapters/pumpfun/test-fixture.js');
+  const { PUMPFUN_PROGRAM_ID } = await import('../adapters/pumpfun/layout.js');
+  const { TOKEN_PROGRAM_ID } = await import('../adapters/common/spl-layouts.js');
+  const slab = PoolSlab.create(4, 16);
+  const mints = MintTable.create(4, 16);
+  const owners: string[][] = [];
+  const missing: string[][] = [];
+  const core = new IngestCore({
+    slab, mints, adapters: [pumpfunAdapter], onChange: () => undefined,
+    onMissingAccounts: (a) => missing.push([...a]), onMissingOwnedTokenAccounts: (o) => owners.push([...o]),
+  });
+  const fx = pumpfunFixture({ label: 'ingest' });
+  const up = (address: string, owner: string, data: Uint8Array, slot = 7n): AccountUpdate => ({ address, owner, lamports: 1n, data, slot, writeVersion: 1n });
+  core.pushAccount(up(fx.curveAddress, PUMPFUN_PROGRAM_ID, fx.accounts.get(fx.curveAddress)!));
+  core.slotStatus(7n, 'processed');
+  assert.equal(core.registry.size, 0);
+  assert.deepEqual(owners, [[fx.curveAddress]], 'the token accounts the curve owns are asked for');
+  // A token account owned by the curve for a mint whose curve this is not changes nothing.
+  const [ata, input] = [...fx.inputs][0]!;
+  const { encodeTokenAccount } = await import('../adapters/common/spl-layouts.js');
+  const bs58 = (await import('bs58')).default;
+  const forged = encodeTokenAccount({ mint: bs58.decode('So11111111111111111111111111111111111111112'), owner: bs58.decode(fx.curveAddress), amount: 1n, delegate: null, state: 1, isNative: null, delegatedAmount: 0n, closeAuthority: null });
+  core.applySnapshot([up('Fake1111111111111111111111111111111111111111', TOKEN_PROGRAM_ID, forged)], 8n);
+  assert.equal(core.registry.size, 0, 'the forged account does not describe the curve');
+  // The curve owns no genuine token account yet as far as ingest knows: it asks again when the curve changes.
+  core.pushAccount(up(fx.curveAddress, PUMPFUN_PROGRAM_ID, fx.accounts.get(fx.curveAddress)!, 9n));
+  core.slotStatus(9n, 'processed');
+  core.applySnapshot([up(ata, input.owner, input.data, 9n)], 9n);
+  assert.equal(core.registry.size, 1);
+  const entry = core.registry.get(fx.curveAddress)!;
+  assert.equal(entry.desc.mintA, fx.mint);
+  assert.equal(mints.decimals(mints.idOf(fx.mint)!), 6);
+  assert.ok(missing.at(-1)!.length > 0, 'then its dependencies (Global, FeeConfig)');
+});

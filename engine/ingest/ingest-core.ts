@@ -73,8 +73,9 @@ export class IngestCore {
   private readonly waiters = new Map<string, Set<string>>();
   /** Token accounts seen per owning pool, for pools described by the token accounts they own. */
   private readonly ownedTokenAccounts = new Map<string, Set<string>>();
-  /** Pools waiting for a token account they own (checked against token-account updates only while non-empty). */
-  private readonly awaitingOwned = new Set<string>();
+  /** Pools waiting for a token account they own, keyed by the pool's 32 address bytes as a latin1 string (cheap to
+   * make from a token account's owner field); checked against token-account updates only while non-empty. */
+  private readonly awaitingOwned = new Map<string, string>();
 
   constructor(private readonly opts: IngestCoreOptions) {
     for (const a of opts.adapters) this.byProgram.set(a.programId, a);
@@ -162,12 +163,12 @@ export class IngestCore {
     if (pool) dirty.add(pool);
     for (const p of this.registry.dependentsOf(u.address)) dirty.add(p);
     if (this.awaitingOwned.size > 0 && isTokenProgram(u.owner) && u.data.length >= 165) {
-      const owner = bs58.encode(u.data.subarray(32, 64));
-      if (this.awaitingOwned.has(owner)) {
+      const owner = this.awaitingOwned.get(Buffer.from(u.data.buffer, u.data.byteOffset + 32, 32).toString('latin1'));
+      if (owner !== undefined) {
         const set = this.ownedTokenAccounts.get(owner) ?? new Set<string>();
         set.add(u.address);
         this.ownedTokenAccounts.set(owner, set);
-        this.awaitingOwned.delete(owner);
+        this.awaitingOwned.delete(ownedKey(owner));
         this.wake(`owned:${owner}`, dirty);
       }
     }
@@ -202,8 +203,7 @@ export class IngestCore {
     if (adapter.describedByOwnedTokenAccounts) {
       const owned = this.ownedTokenAccounts.get(address);
       if (!owned) {
-        this.awaitingOwned.add(address);
-        this.wait(adapter, address, [`owned:${address}`], false);
+        this.awaitOwned(adapter, address);
         this.opts.onMissingOwnedTokenAccounts?.([address]);
         return undefined;
       }
@@ -223,7 +223,12 @@ export class IngestCore {
       return [a, { owner: acc.owner, data: acc.data }] as const;
     }));
     const desc = adapter.decodePool(address, data, decimalsOf, inputMap);
-    if (!desc) return undefined;
+    if (!desc) {
+      // None of the token accounts seen reveals the mint (one made by someone else for another mint): keep
+      // listening for the genuine one.
+      if (adapter.describedByOwnedTokenAccounts) this.awaitOwned(adapter, address);
+      return undefined;
+    }
     const unknown = [desc.mintA, desc.mintB].filter((m, i) => (i === 0 ? desc.decimalsA : desc.decimalsB) < 0);
     if (unknown.length > 0) {
       // A mint account already read but not a mint (or unreadable) can never give decimals: the pool stays out.
@@ -239,6 +244,12 @@ export class IngestCore {
     const missing = desc.dependencies.filter((d) => !this.cache.has(d));
     if (missing.length > 0) this.opts.onMissingAccounts?.(missing);
     return entry;
+  }
+
+  /** Parks a pool until a token account it owns arrives (without asking again). */
+  private awaitOwned(adapter: DexAdapter, address: string): void {
+    this.awaitingOwned.set(ownedKey(address), address);
+    this.wait(adapter, address, [`owned:${address}`], false);
   }
 
   /** Parks a pool until `accounts` arrive and (unless `request` is false) asks for them. */
@@ -312,6 +323,11 @@ export class IngestCore {
     }
     this.opts.onChange({ pools, confirmed: true, slot });
   }
+}
+
+/** The key of {@link IngestCore} `awaitingOwned`: the address's 32 bytes as a latin1 string. */
+function ownedKey(address: string): string {
+  return Buffer.from(bs58.decode(address)).toString('latin1');
 }
 
 function isTokenProgram(owner: string): boolean {

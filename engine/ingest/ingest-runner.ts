@@ -92,8 +92,11 @@ export class IngestRunner {
     this.transport?.close();
   }
 
-  /** Program accounts of every adapter, then their dependencies and the clock; returns the snapshot slot. */
-  private async snapshot(): Promise<bigint> {
+  /**
+   * Program accounts of every adapter, then their dependencies and the clock; returns the snapshot slot. `all`
+   * (a resync) re-reads every watched account, not only those the cache lacks.
+   */
+  private async snapshot(all = false): Promise<bigint> {
     const { rpc, core } = this.o;
     const accounts: AccountUpdate[] = [];
     let slot = 0n;
@@ -110,8 +113,9 @@ export class IngestRunner {
     // own dependencies): a few rounds at most.
     let last = slot;
     this.missing.add(CLOCK_SYSVAR);
+    if (all) for (const a of core.watchedAccounts()) this.missing.add(a);
     for (let round = 0; (this.missing.size > 0 || this.missingOwners.size > 0) && round < 5; round++) {
-      const r = await this.fetchRound();
+      const r = await this.fetchRound(round === 0);
       if (r > last) last = r;
     }
     this.log('info', 'snapshot loaded', { pools: core.registry.size, pending: core.pendingPools, accounts: core.cache.size, slot: String(last) });
@@ -190,9 +194,10 @@ export class IngestRunner {
    * One fetch round: the missing accounts by address and the token accounts of pools described by them, applied
    * as a snapshot at the lowest context slot read. Returns the highest context slot read.
    */
-  private async fetchRound(): Promise<bigint> {
+  private async fetchRound(rereadCached = false): Promise<bigint> {
     const { rpc, core } = this.o;
-    const addrs = [...this.missing];
+    // An account asked for twice (a pool woken mid-batch asks for one the same batch brings) is read once.
+    const addrs = rereadCached ? [...this.missing] : [...this.missing].filter((a) => !core.cache.has(a));
     const owners = [...this.missingOwners];
     this.missing.clear();
     this.missingOwners.clear();
@@ -233,7 +238,7 @@ export class IngestRunner {
   /** After a reconnect without replay: re-read every watched and program account. */
   private async resync(): Promise<void> {
     try {
-      await this.snapshot();
+      await this.snapshot(true);
     } catch (e) {
       this.log('warn', 'resync failed', { error: (e as Error).message });
     }
