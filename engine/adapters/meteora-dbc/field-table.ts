@@ -3,6 +3,7 @@
  * ordered field tables with constant offsets: one table drives decode, encode and the layout tests.
  */
 import bs58 from 'bs58';
+import { pubkeyAt } from '../common/pubkey-text.js';
 
 /** Primitive kinds found in the DBC accounts (little-endian). */
 export type FieldKind = 'pubkey' | 'u8' | 'u16' | 'u32' | 'u64' | 'u128';
@@ -59,7 +60,7 @@ export function readFields<T extends readonly FieldSpec[]>(data: Uint8Array, tab
   for (const f of table) {
     const o = f.offset;
     switch (f.kind) {
-      case 'pubkey': out[f.name] = bs58.encode(data.subarray(o, o + 32)); break;
+      case 'pubkey': out[f.name] = pubkeyAt(data, o); break;
       case 'u8': out[f.name] = data[o]!; break;
       case 'u16': out[f.name] = dv.getUint16(o, true); break;
       case 'u32': out[f.name] = dv.getUint32(o, true); break;

@@ -132,6 +132,19 @@ export function dbcStateFrom(pool: VirtualPoolFields, cfg: PoolConfigAccount, cl
   };
 }
 
+/** Decoded PoolConfig per account buffer (ingest hands the same buffer until the account changes; configs are
+ * all but immutable). Decoding the 1 KB config with its 20 curve points was most of a rebuild's cost. */
+const configCache = new WeakMap<Uint8Array, PoolConfigAccount>();
+
+function configOf(data: Uint8Array): PoolConfigAccount {
+  let v = configCache.get(data);
+  if (v === undefined) {
+    v = decodePoolConfig(data);
+    configCache.set(data, v);
+  }
+  return v;
+}
+
 /**
  * Builds the state from the pool account and its PoolConfig (`pool.dependencies[0]`). Null while the config is
  * missing or is not a PoolConfig, or when the pool account is not a VirtualPool.
@@ -145,5 +158,5 @@ export function buildDbcState(
   const configKey = pool.dependencies[0];
   const config = configKey === undefined ? undefined : deps.get(configKey);
   if (!config || !isPoolConfigAccount(config) || !isVirtualPoolAccount(poolData)) return null;
-  return dbcStateFrom(decodeVirtualPool(poolData), decodePoolConfig(config), clock);
+  return dbcStateFrom(decodeVirtualPool(poolData), configOf(config), clock);
 }

@@ -46,6 +46,30 @@ export function curveStatus(c: BondingCurveFields): number {
   return PUMPFUN_STATUS_OK;
 }
 
+/** Decoded FeeConfig per account buffer (ingest hands the same buffer until the account changes). */
+const feeConfigCache = new WeakMap<Uint8Array, ReturnType<typeof tryDecodeFeeConfig>>();
+
+function feeConfigOf(data: Uint8Array): ReturnType<typeof tryDecodeFeeConfig> {
+  let v = feeConfigCache.get(data);
+  if (v === undefined) {
+    v = tryDecodeFeeConfig(data);
+    feeConfigCache.set(data, v);
+  }
+  return v;
+}
+
+/** The Global account padded to its current size, per account buffer. */
+const globalCache = new WeakMap<Uint8Array, Uint8Array>();
+
+function globalOf(data: Uint8Array): Uint8Array {
+  let v = globalCache.get(data);
+  if (v === undefined) {
+    v = zeroPadded(data, GLOBAL_SIZE);
+    globalCache.set(data, v);
+  }
+  return v;
+}
+
 /**
  * Builds the state from the curve and `pool.dependencies` = [Global, FeeConfig, mint (mayhem mode only)].
  * Null while one of them is missing or is not the expected account. The clock is not read (pump.fun fees do
@@ -64,7 +88,7 @@ export function buildPumpfunState(
   const globalData = deps.get(globalKey);
   const feeData = deps.get(feeConfigKey);
   if (!globalData || !feeData || !isGlobalAccount(globalData)) return null;
-  const feeConfig = tryDecodeFeeConfig(feeData);
+  const feeConfig = feeConfigOf(feeData);
   if (!feeConfig) return null;
   const curve = decodeBondingCurve(poolData);
   let supply: bigint | null = null;
@@ -73,7 +97,7 @@ export function buildPumpfunState(
     if (!mint || mint.length < MINT_SIZE) return null;
     supply = decodeMint(mint).supply;
   }
-  const g = zeroPadded(globalData, GLOBAL_SIZE);
+  const g = globalOf(globalData);
   let status = curveStatus(curve);
   let protocolFeeBps = 0n;
   let creatorFeeBps = 0n;

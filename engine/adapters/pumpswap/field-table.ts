@@ -4,6 +4,7 @@
  * of a shorter (older) account as zero, the way the program's versioned readers do.
  */
 import bs58 from 'bs58';
+import { pubkeyAt } from '../common/pubkey-text.js';
 
 /** Primitive kinds found in the PumpSwap accounts (little-endian, Borsh, no alignment). */
 export type FieldKind = 'pubkey' | 'u8' | 'bool' | 'u16' | 'u64' | 'i128' | 'pubkey7' | 'pubkey8';
@@ -79,7 +80,7 @@ export function readFields<T extends readonly FieldSpec[]>(data: Uint8Array, tab
   for (const f of table) {
     const o = f.offset;
     switch (f.kind) {
-      case 'pubkey': out[f.name] = bs58.encode(padded.subarray(o, o + 32)); break;
+      case 'pubkey': out[f.name] = pubkeyAt(padded, o); break;
       case 'u8': out[f.name] = padded[o]!; break;
       case 'bool': out[f.name] = padded[o]! !== 0; break;
       case 'u16': out[f.name] = dv.getUint16(o, true); break;

@@ -48,14 +48,30 @@ export interface PumpswapState {
   readonly tierIndex: number;
 }
 
-const feeConfigCache = new WeakMap<Uint8Array, ReturnType<typeof decodeFeeConfig>>();
+const feeConfigCache = new WeakMap<Uint8Array, ReturnType<typeof decodeFeeConfig> | null>();
 
-/** The FeeConfig decoded once per account buffer (ingest hands the same buffer until the account changes). */
-function feeConfigOf(data: Uint8Array): ReturnType<typeof decodeFeeConfig> {
+/** The FeeConfig decoded once per account buffer (ingest hands the same buffer until the account changes); null
+ * when it is not a valid FeeConfig. Validating and decoding 4 KB per rebuild cost more than the rest of it. */
+function feeConfigOf(data: Uint8Array): ReturnType<typeof decodeFeeConfig> | null {
   let v = feeConfigCache.get(data);
-  if (!v) {
-    v = decodeFeeConfig(data);
+  if (v === undefined) {
+    v = isFeeConfigAccount(data) ? decodeFeeConfig(data) : null;
     feeConfigCache.set(data, v);
+  }
+  return v;
+}
+
+/** Decoded pool fields and whether the pool is canonical, per pool account version (the pool account rarely
+ * changes: reserves live in the vaults, so vault updates rebuild with the same pool data). Decoding every key to
+ * base58 and deriving the canonical authority per rebuild cost ~25 µs. */
+const poolCache = new WeakMap<Uint8Array, { readonly p: ReturnType<typeof decodePoolAccount>; readonly canonical: boolean }>();
+
+function poolOf(data: Uint8Array): { readonly p: ReturnType<typeof decodePoolAccount>; readonly canonical: boolean } {
+  let v = poolCache.get(data);
+  if (!v) {
+    const p = decodePoolAccount(data);
+    v = { p, canonical: p.creator === pumpPoolAuthority(p.baseMint) };
+    poolCache.set(data, v);
   }
   return v;
 }
@@ -90,10 +106,11 @@ export function buildPumpswapState(
   const baseVault = deps.get(baseVaultKey);
   const quoteVault = deps.get(quoteVaultKey);
   if (!global || !feeData || !mint || !baseVault || !quoteVault) return null;
-  if (!isPoolAccount(poolData) || !isGlobalConfigAccount(global) || !isFeeConfigAccount(feeData)) return null;
+  const feeConfig = feeConfigOf(feeData);
+  if (!isPoolAccount(poolData) || !isGlobalConfigAccount(global) || !feeConfig) return null;
   if (mint.length < MINT_SIZE || baseVault.length < TOKEN_ACCOUNT_SIZE || quoteVault.length < TOKEN_ACCOUNT_SIZE) return null;
 
-  const p = decodePoolAccount(poolData);
+  const { p, canonical } = poolOf(poolData);
   const baseReserve = tokenAccountAmount(baseVault);
   const vault = tokenAccountAmount(quoteVault);
   // virtual_quote_reserves is a signed i128 (negative while v2 trades keep fees in the vault); 0 on old pools.
@@ -102,8 +119,8 @@ export function buildPumpswapState(
   const disableFlags = global[GLOBAL_CONFIG_OFFSET.disableFlags]!;
   const supply = u64At(mint, 36);
   const resolved = resolveFees({
-    feeConfig: feeConfigOf(feeData),
-    canonical: p.creator === pumpPoolAuthority(p.baseMint),
+    feeConfig,
+    canonical,
     quoteMint: p.quoteMint,
     marketCap: poolMarketCap(effective, baseReserve, supply, p.isMayhemMode),
     creatorFeeConfigurable: global.length > GLOBAL_CONFIG_OFFSET.creatorFeeConfigurable && global[GLOBAL_CONFIG_OFFSET.creatorFeeConfigurable] !== 0,

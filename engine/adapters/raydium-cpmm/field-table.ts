@@ -3,6 +3,7 @@
  * offsets (the kit-style "layout as data" approach): one table drives decode, encode and the layout tests.
  */
 import bs58 from 'bs58';
+import { pubkeyAt } from '../common/pubkey-text.js';
 
 /** Primitive kinds found in the CPMM accounts (little-endian, packed, no alignment). */
 export type FieldKind = 'pubkey' | 'u8' | 'bool' | 'u16' | 'u64';
@@ -43,7 +44,7 @@ export function readFields<T extends readonly FieldSpec[]>(data: Uint8Array, tab
     const o = f.offset;
     switch (f.kind) {
       case 'pubkey':
-        out[f.name] = bs58.encode(data.subarray(o, o + 32));
+        out[f.name] = pubkeyAt(data, o);
         break;
       case 'u8':
         out[f.name] = data[o]!;

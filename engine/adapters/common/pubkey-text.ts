@@ -1,0 +1,24 @@
+/**
+ * Base58 text of 32-byte public keys read from account data, memoized: decoders run on every account update and
+ * pool accounts repeat the same keys (mints, vaults, configs) update after update, while base58 encoding costs
+ * ~1-2 µs a key. The memo is keyed by the raw bytes (a latin1 string, cheap to make) and cleared when it grows
+ * past {@link PUBKEY_MEMO_MAX} entries, so memory stays bounded whatever the key churn.
+ */
+import bs58 from 'bs58';
+
+/** Entries kept before the memo is cleared. */
+export const PUBKEY_MEMO_MAX = 65_536;
+
+const memo = new Map<string, string>();
+
+/** Base58 of the 32 bytes at `offset` of `data`. */
+export function pubkeyAt(data: Uint8Array, offset: number): string {
+  const raw = Buffer.from(data.buffer, data.byteOffset + offset, 32).toString('latin1');
+  let text = memo.get(raw);
+  if (text === undefined) {
+    if (memo.size >= PUBKEY_MEMO_MAX) memo.clear();
+    text = bs58.encode(data.subarray(offset, offset + 32));
+    memo.set(raw, text);
+  }
+  return text;
+}
