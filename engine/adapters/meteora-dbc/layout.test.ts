@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import bs58 from 'bs58';
-import { FIELD_SIZE, type FieldSpec } from './field-table.js';
+import { FIELD_SIZE, type FieldSpec } from '../common/field-table.js';
 import {
   CURVE_OFFSET,
   CURVE_POINTS,

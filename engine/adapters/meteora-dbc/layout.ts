@@ -6,7 +6,7 @@
  */
 import { PublicKey } from '@solana/web3.js';
 import { EngineError } from '../../errors.js';
-import { type FieldSpec, type FieldsOf, readFields, readU128, writeFields, writeU128 } from './field-table.js';
+import { type FieldSpec, type FieldsOf, readFields, readU128, writeFields, writeU128 } from '../common/field-table.js';
 
 /** The DBC program id (mainnet). */
 export const DBC_PROGRAM_ID = 'dbcij3LWUppWqq96dh6gJWwBifmcGfLSB5D4DuSMaqN';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import bs58 from 'bs58';
-import { FIELD_SIZE } from '../raydium-cpmm/field-table.js';
+import { FIELD_SIZE } from '../common/field-table.js';
 import {
   FEE_CONFIG_CURRENT_SIZE,
   FEE_CONFIG_DISCRIMINATOR,

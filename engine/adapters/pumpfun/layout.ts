@@ -6,7 +6,7 @@
  * Cross-checked against the SDK's decoders in `layout.test.ts`. The FeeConfig (pump-fees) is in `fee-config.ts`.
  */
 import { EngineError } from '../../errors.js';
-import { type FieldSpec, type FieldsOf, readFields, writeFields } from '../raydium-cpmm/field-table.js';
+import { type FieldSpec, type FieldsOf, readFields, writeFields } from '../common/field-table.js';
 import bs58 from 'bs58';
 
 /** The pump.fun bonding-curve program id (mainnet). */

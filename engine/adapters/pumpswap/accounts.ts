@@ -4,7 +4,7 @@
  * token accounts. Shared by the instruction builder and `execute`.
  */
 import { MINT_SIZE, TOKEN_2022_PROGRAM_ID, TOKEN_ACCOUNT_SIZE, TOKEN_PROGRAM_ID } from '../common/spl-layouts.js';
-import { ZERO_KEY } from './field-table.js';
+import { ZERO_KEY } from '../common/field-table.js';
 import type { GlobalConfigFields, PoolFields } from './layout.js';
 import { associatedTokenAddress, coinCreatorVaultAuthority } from './pdas.js';
 

@@ -4,7 +4,7 @@
  * market-cap tiers (SOL-like quotes), stable tiers (USDC) or the exotic flat fees; every other pool pays the flat
  * fees. The coin-creator fee applies only when the pool has a coin creator.
  */
-import { ZERO_KEY } from './field-table.js';
+import { ZERO_KEY } from '../common/field-table.js';
 import type { FeeConfigFields, FeesBps, FeeTier } from './layout.js';
 
 /** Schedule kinds, as stored in the record (`u64[5]`). */

@@ -6,7 +6,7 @@
  */
 import { EngineError } from '../../errors.js';
 import type { BuiltInstruction, InstructionAccount, SwapInstructionParams } from '../types.js';
-import { ZERO_KEY } from './field-table.js';
+import { ZERO_KEY } from '../common/field-table.js';
 import { feeAccountsOf, tokenProgramOf } from './accounts.js';
 import { PUMP_FEES_PROGRAM_ID, PUMPSWAP_PROGRAM_ID, decodeGlobalConfig, decodePoolAccount, isGlobalConfigAccount, isPoolAccount } from './layout.js';
 import {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import bs58 from 'bs58';
-import { FIELD_SIZE, type FieldSpec, ZERO_KEY } from './field-table.js';
+import { FIELD_SIZE, type FieldSpec, ZERO_KEY } from '../common/field-table.js';
 import {
   FEE_CONFIG_DISCRIMINATOR,
   FEE_CONFIG_SIZE_POST_EXOTIC,

@@ -5,7 +5,7 @@
  * decoders of `@pump-fun/pump-swap-sdk@1.20.0`, cross-checked in `layout.test.ts`.
  */
 import { EngineError } from '../../errors.js';
-import { type FieldSpec, type FieldsOf, lastEnd, readFields, readU128, writeFields } from './field-table.js';
+import { type FieldSpec, type FieldsOf, lastEnd, readFields, readU128, writeFields } from '../common/field-table.js';
 
 /** The PumpSwap AMM program id (mainnet). */
 export const PUMPSWAP_PROGRAM_ID = 'pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA';

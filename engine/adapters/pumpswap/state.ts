@@ -5,7 +5,7 @@
  */
 import { MINT_SIZE, TOKEN_ACCOUNT_SIZE, tokenAccountAmount } from '../common/spl-layouts.js';
 import type { ChainClock, PoolDescriptor } from '../types.js';
-import { ZERO_KEY, readI128 } from './field-table.js';
+import { ZERO_KEY, readI128 } from '../common/field-table.js';
 import { poolMarketCap, resolveFees } from './fee-schedule.js';
 import {
   DISABLE_BUY,

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
 import { TOKEN_PROGRAM_ID, encodeMint, encodeTokenAccount } from '../common/spl-layouts.js';
 import type { ChainClock, PoolDescriptor } from '../types.js';
-import { ZERO_KEY } from './field-table.js';
+import { ZERO_KEY } from '../common/field-table.js';
 import {
   type FeeConfigFields,
   type GlobalConfigFields,

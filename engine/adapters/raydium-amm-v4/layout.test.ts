@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import bs58 from 'bs58';
-import { FIELD_SIZE } from './field-table.js';
+import { FIELD_SIZE } from '../common/field-table.js';
 import {
   AMM_INFO_FIELDS,
   AMM_INFO_SIZE,

@@ -6,7 +6,7 @@
  */
 import { PublicKey } from '@solana/web3.js';
 import { EngineError } from '../../errors.js';
-import { type FieldSpec, type FieldsOf, readFields, writeFields } from './field-table.js';
+import { type FieldSpec, type FieldsOf, readFields, writeFields } from '../common/field-table.js';
 
 /** The AMM v4 program id (mainnet). */
 export const AMM_V4_PROGRAM_ID = '675kPX9MHTjS2zt1qfr1NYHuzeLXfQM9H24wFSUt1Mp8';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import bs58 from 'bs58';
-import { FIELD_SIZE, type FieldSpec } from './field-table.js';
+import { FIELD_SIZE, type FieldSpec } from '../common/field-table.js';
 import {
   AMM_CONFIG_DISCRIMINATOR,
   AMM_CONFIG_FIELDS,

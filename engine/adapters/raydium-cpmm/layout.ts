@@ -6,7 +6,7 @@
  */
 import { PublicKey } from '@solana/web3.js';
 import { EngineError } from '../../errors.js';
-import { type FieldSpec, type FieldsOf, readFields, writeFields } from './field-table.js';
+import { type FieldSpec, type FieldsOf, readFields, writeFields } from '../common/field-table.js';
 
 /** The CPMM program id (mainnet). */
 export const CPMM_PROGRAM_ID = 'CPMMoo8L3F4NbTegBCKVNunggL7H1ZpdTHKxQB5qKP1C';

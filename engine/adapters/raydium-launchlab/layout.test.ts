@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import bs58 from 'bs58';
-import { FIELD_SIZE, type FieldSpec } from '../raydium-cpmm/field-table.js';
+import { FIELD_SIZE, type FieldSpec } from '../common/field-table.js';
 import {
   GLOBAL_CONFIG_DISCRIMINATOR, GLOBAL_CONFIG_FIELDS, GLOBAL_CONFIG_SIZE, type GlobalConfigFields,
   type LaunchlabPoolFields, PLATFORM_CONFIG_DISCRIMINATOR, PLATFORM_CONFIG_FIELDS, PLATFORM_CONFIG_SIZE,
@@ -43,8 +43,12 @@ const u8 = (): number => randomBytes(1)[0]!;
 const u16 = (): number => randomBytes(2).readUInt16LE(0);
 
 function random(table: readonly FieldSpec[]): Record<string, unknown> {
-  const gen = { pubkey: key, u8, bool: () => u8() % 2 === 1, u16, u64 };
-  return Object.fromEntries(table.map((f) => [f.name, gen[f.kind]()]));
+  const gen: Partial<Record<FieldSpec['kind'], () => unknown>> = { pubkey: key, u8, bool: () => u8() % 2 === 1, u16, u64 };
+  return Object.fromEntries(table.map((f) => {
+    const g = gen[f.kind];
+    if (!g) throw new Error(`no generator for ${f.kind} (LaunchLab tables use none)`);
+    return [f.name, g()];
+  }));
 }
 
 function get(o: Record<string, unknown>, path: string): unknown {

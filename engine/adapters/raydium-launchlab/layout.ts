@@ -5,7 +5,7 @@
  * `layout.test.ts`) and the program's published IDL (field meanings, discriminators).
  */
 import { EngineError } from '../../errors.js';
-import { type FieldSpec, type FieldsOf, readFields, writeFields } from '../raydium-cpmm/field-table.js';
+import { type FieldSpec, type FieldsOf, readFields, writeFields } from '../common/field-table.js';
 
 /** The LaunchLab program id (mainnet). */
 export const LAUNCHLAB_PROGRAM_ID = 'LanMV9sAd7wArD4vJFi2qDdfnVhFxYSUg6eADduJ3uj';
