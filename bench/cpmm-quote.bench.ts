@@ -4,8 +4,8 @@
  * 1,000 quotes per iteration (the functions are far below tinybench's timer resolution on their own).
  * Run: `npx tsc -p tsconfig.json && node dist/bench/cpmm-quote.bench.js`. Results: bench/README.md.
  */
-import os from 'node:os';
 import { Bench } from 'tinybench';
+import { printQuoteReport } from './quote-report.js';
 import { cpmmQuote } from '../engine/adapters/raydium-cpmm/quote.js';
 import { isCreatorFeeOnInput } from '../engine/adapters/raydium-cpmm/math.js';
 import { randomCpmmStates } from '../engine/adapters/raydium-cpmm/random-states.js';
@@ -76,21 +76,8 @@ bench
 
 await bench.run();
 
-const quotesPerSec = (name: string): number => {
-  const t = bench.tasks.find((x) => x.name === name);
-  const r = t?.result as { throughput?: { mean: number } } | undefined;
-  return (r?.throughput?.mean ?? 0) * N;
-};
-const rows = [
-  ['ExactIn', quotesPerSec('ours ExactIn (bigint)'), quotesPerSec('SDK swapBaseInput (bn.js)')],
-  ['ExactOut', quotesPerSec('ours ExactOut (bigint)'), quotesPerSec('SDK swapBaseOutput (bn.js)')],
-] as const;
-// A bench script reports on stdout by design.
-console.table(bench.table());
-console.log(`machine: ${os.cpus()[0]?.model ?? '?'} x${os.cpus().length}, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
-console.log('| mode | ours (quotes/s) | SDK CurveCalculator (quotes/s) | ours / SDK |');
-console.log('|---|---:|---:|---:|');
-for (const [mode, ours, sdk] of rows) {
-  console.log(`| ${mode} | ${Math.round(ours).toLocaleString('en-US')} | ${Math.round(sdk).toLocaleString('en-US')} | ${(ours / sdk).toFixed(1)}x |`);
-}
+printQuoteReport(bench, 'SDK CurveCalculator', [
+  ['ExactIn', 'ours ExactIn (bigint)', 'SDK swapBaseInput (bn.js)'],
+  ['ExactOut', 'ours ExactOut (bigint)', 'SDK swapBaseOutput (bn.js)'],
+], N);
 if (sink.length !== N) console.log('unreachable');

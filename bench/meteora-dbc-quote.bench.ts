@@ -4,8 +4,8 @@
  * exact-out. Each task runs all 1,000 quotes per iteration. Run: `npx tsc -p tsconfig.json && node
  * dist/bench/meteora-dbc-quote.bench.js`. Results: bench/README.md.
  */
-import os from 'node:os';
 import { Bench } from 'tinybench';
+import { printQuoteReport } from './quote-report.js';
 import { dbcQuote } from '../engine/adapters/meteora-dbc/quote.js';
 import { randomDbcCases } from '../engine/adapters/meteora-dbc/random-states.js';
 import { type BnLike, bn, loadSdk, sdkConfig, sdkPool, sdkQuote } from '../engine/adapters/meteora-dbc/sdk-oracle.js';
@@ -64,21 +64,8 @@ bench
 
 await bench.run();
 
-const quotesPerSec = (name: string): number => {
-  const t = bench.tasks.find((x) => x.name === name);
-  const r = t?.result as { throughput?: { mean: number } } | undefined;
-  return (r?.throughput?.mean ?? 0) * N;
-};
-const rows = [
-  ['ExactIn', quotesPerSec('ours ExactIn (bigint)'), quotesPerSec('SDK swapQuoteExactIn (bn.js)')],
-  ['ExactOut', quotesPerSec('ours ExactOut (bigint)'), quotesPerSec('SDK swapQuoteExactOut (bn.js)')],
-] as const;
-// A bench script reports on stdout by design.
-console.table(bench.table());
-console.log(`machine: ${os.cpus()[0]?.model ?? '?'} x${os.cpus().length}, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
-console.log('| mode | ours (quotes/s) | SDK (quotes/s) | ours / SDK |');
-console.log('|---|---:|---:|---:|');
-for (const [mode, ours, sdk] of rows) {
-  console.log(`| ${mode} | ${Math.round(ours).toLocaleString('en-US')} | ${Math.round(sdk).toLocaleString('en-US')} | ${(ours / sdk).toFixed(1)}x |`);
-}
+printQuoteReport(bench, 'SDK', [
+  ['ExactIn', 'ours ExactIn (bigint)', 'SDK swapQuoteExactIn (bn.js)'],
+  ['ExactOut', 'ours ExactOut (bigint)', 'SDK swapQuoteExactOut (bn.js)'],
+], N);
 if (sink.length !== N) console.log('unreachable');

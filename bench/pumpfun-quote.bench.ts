@@ -6,8 +6,8 @@
  * variant, resolves the tier per quote as the SDK does. Each task runs all 1,000 quotes per iteration.
  * Run: `npx tsc -p tsconfig.json && node dist/bench/pumpfun-quote.bench.js`. Results: bench/README.md.
  */
-import os from 'node:os';
 import { Bench } from 'tinybench';
+import { machineLine, quotesPerSec as quotesPerSecOf } from './quote-report.js';
 import { encodeFeeConfig, tryDecodeFeeConfig, type FeeConfigFields } from '../engine/adapters/pumpfun/fee-config.js';
 import { isSolLikeQuoteMint, tradeFeeBps } from '../engine/adapters/pumpfun/fees.js';
 import type { BondingCurveFields } from '../engine/adapters/pumpfun/layout.js';
@@ -74,10 +74,7 @@ bench
 
 await bench.run();
 
-const quotesPerSec = (name: string): number => {
-  const r = bench.tasks.find((x) => x.name === name)?.result as { throughput?: { mean: number } } | undefined;
-  return (r?.throughput?.mean ?? 0) * N;
-};
+const quotesPerSec = (name: string): number => quotesPerSecOf(bench, name, N);
 const rows = [
   ['buy ExactIn (buy_exact_sol_in)', 'ours buy ExactIn', 'ours+tier buy ExactIn', 'SDK getBuyTokenAmountFromSolAmount'],
   ['buy ExactOut (buy)', 'ours buy ExactOut', 'ours+tier buy ExactOut', 'SDK getBuySolAmountFromTokenAmount'],
@@ -85,7 +82,7 @@ const rows = [
 ] as const;
 // A bench script reports on stdout by design.
 console.table(bench.table());
-console.log(`machine: ${os.cpus()[0]?.model ?? '?'} x${os.cpus().length}, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
+console.log(machineLine());
 console.log('| trade | ours (quotes/s) | ours + tier per quote | SDK (quotes/s) | ours / SDK | ours+tier / SDK |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const [mode, a, b, c] of rows) {

@@ -6,8 +6,8 @@
  * update in buildState, so a third pair times buildState + quote against the SDK as well.
  * Run: `npx tsc -p tsconfig.json && node dist/bench/pumpswap-quote.bench.js`. Results: bench/README.md.
  */
-import os from 'node:os';
 import { Bench } from 'tinybench';
+import { printQuoteReport } from './quote-report.js';
 import { pumpswapAdapter } from '../engine/adapters/pumpswap/adapter.js';
 import { pumpswapQuote } from '../engine/adapters/pumpswap/quote.js';
 import { randomPumpswapCases } from '../engine/adapters/pumpswap/random-states.js';
@@ -83,22 +83,9 @@ bench
 
 await bench.run();
 
-const quotesPerSec = (name: string): number => {
-  const t = bench.tasks.find((x) => x.name === name);
-  const r = t?.result as { throughput?: { mean: number } } | undefined;
-  return (r?.throughput?.mean ?? 0) * N;
-};
-const rows = [
-  ['sell ExactIn', quotesPerSec('ours sell ExactIn (bigint)'), quotesPerSec('SDK sellBaseInput (bn.js)')],
-  ['buy ExactOut', quotesPerSec('ours buy ExactOut (bigint)'), quotesPerSec('SDK buyBaseInput (bn.js)')],
-  ['sell, buildState + quote', quotesPerSec('ours buildState + sell (bigint)'), quotesPerSec('SDK sellBaseInput (bn.js)')],
-] as const;
-// A bench script reports on stdout by design.
-console.table(bench.table());
-console.log(`machine: ${os.cpus()[0]?.model ?? '?'} x${os.cpus().length}, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
-console.log('| mode | ours (quotes/s) | SDK (quotes/s) | ours / SDK |');
-console.log('|---|---:|---:|---:|');
-for (const [mode, ours, theirs] of rows) {
-  console.log(`| ${mode} | ${Math.round(ours).toLocaleString('en-US')} | ${Math.round(theirs).toLocaleString('en-US')} | ${(ours / theirs).toFixed(1)}x |`);
-}
+printQuoteReport(bench, 'SDK', [
+  ['sell ExactIn', 'ours sell ExactIn (bigint)', 'SDK sellBaseInput (bn.js)'],
+  ['buy ExactOut', 'ours buy ExactOut (bigint)', 'SDK buyBaseInput (bn.js)'],
+  ['sell, buildState + quote', 'ours buildState + sell (bigint)', 'SDK sellBaseInput (bn.js)'],
+], N);
 if (sink.length !== N) console.log('unreachable');

@@ -6,8 +6,8 @@
  * resolution on their own).
  * Run: `npx tsc -p tsconfig.json && node dist/bench/raydium-amm-v4-quote.bench.js`. Results: bench/README.md.
  */
-import os from 'node:os';
 import { Bench } from 'tinybench';
+import { printQuoteReport } from './quote-report.js';
 import { ammV4Quote } from '../engine/adapters/raydium-amm-v4/quote.js';
 import { randomAmmV4States } from '../engine/adapters/raydium-amm-v4/random-states.js';
 import { type BnLike, bn, loadAmmV4Sdk, sdkAmountIn, sdkAmountOut, sdkPoolInfo } from '../engine/adapters/raydium-amm-v4/sdk-oracle.js';
@@ -74,21 +74,8 @@ bench
 
 await bench.run();
 
-const quotesPerSec = (name: string): number => {
-  const t = bench.tasks.find((x) => x.name === name);
-  const r = t?.result as { throughput?: { mean: number } } | undefined;
-  return (r?.throughput?.mean ?? 0) * N;
-};
-const rows = [
-  ['ExactIn', quotesPerSec('ours ExactIn (bigint)'), quotesPerSec('SDK computeAmountOut (bn.js)')],
-  ['ExactOut', quotesPerSec('ours ExactOut (bigint)'), quotesPerSec('SDK computeAmountIn (bn.js)')],
-] as const;
-// A bench script reports on stdout by design.
-console.table(bench.table());
-console.log(`machine: ${os.cpus()[0]?.model ?? '?'} x${os.cpus().length}, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
-console.log('| mode | ours (quotes/s) | SDK LiquidityModule (quotes/s) | ours / SDK |');
-console.log('|---|---:|---:|---:|');
-for (const [mode, ours, sdk] of rows) {
-  console.log(`| ${mode} | ${Math.round(ours).toLocaleString('en-US')} | ${Math.round(sdk).toLocaleString('en-US')} | ${(ours / sdk).toFixed(1)}x |`);
-}
+printQuoteReport(bench, 'SDK LiquidityModule', [
+  ['ExactIn', 'ours ExactIn (bigint)', 'SDK computeAmountOut (bn.js)'],
+  ['ExactOut', 'ours ExactOut (bigint)', 'SDK computeAmountIn (bn.js)'],
+], N);
 if (sink.length !== N) console.log('unreachable');

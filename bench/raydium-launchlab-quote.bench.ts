@@ -4,11 +4,11 @@
  * (all three curve types), buys and sells exact-in. Each task runs all 1,000 quotes per iteration.
  * Run: `npx tsc -p tsconfig.json && node dist/bench/raydium-launchlab-quote.bench.js`.
  */
-import os from 'node:os';
 import { Bench } from 'tinybench';
+import { printQuoteReport } from './quote-report.js';
 import { launchlabQuote } from '../engine/adapters/raydium-launchlab/quote.js';
 import { randomLaunchlabStates } from '../engine/adapters/raydium-launchlab/random-states.js';
-import { type BnLike, type SdkCurveArgs, bn, loadSdk, sdkArgs, sdkLaunch } from '../engine/adapters/raydium-launchlab/sdk-oracle.js';
+import { type SdkCurveArgs, bn, loadSdk, sdkArgs, sdkLaunch } from '../engine/adapters/raydium-launchlab/sdk-oracle.js';
 import type { LaunchlabState } from '../engine/adapters/raydium-launchlab/state.js';
 
 const N = 1000;
@@ -65,22 +65,8 @@ bench
 
 await bench.run();
 
-const quotesPerSec = (name: string): number => {
-  const t = bench.tasks.find((x) => x.name === name);
-  const r = t?.result as { throughput?: { mean: number }; hz?: number } | undefined;
-  return (r?.throughput?.mean ?? r?.hz ?? 0) * N;
-};
-const rows = [
-  ['buy ExactIn', quotesPerSec('ours buy ExactIn (bigint)'), quotesPerSec('SDK Curve.buyExactIn (bn.js)')],
-  ['sell ExactIn', quotesPerSec('ours sell ExactIn (bigint)'), quotesPerSec('SDK Curve.sellExactIn (bn.js)')],
-] as const;
-// A bench script reports on stdout by design.
-console.table(bench.table());
-console.log(`machine: ${os.cpus()[0]?.model ?? '?'} x${os.cpus().length}, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
-console.log('| mode | ours (quotes/s) | SDK Curve (quotes/s) | ours / SDK |');
-console.log('|---|---:|---:|---:|');
-for (const [mode, ours, sdk] of rows) {
-  console.log(`| ${mode} | ${Math.round(ours).toLocaleString('en-US')} | ${Math.round(sdk).toLocaleString('en-US')} | ${(ours / sdk).toFixed(1)}x |`);
-}
+printQuoteReport(bench, 'SDK Curve', [
+  ['buy ExactIn', 'ours buy ExactIn (bigint)', 'SDK Curve.buyExactIn (bn.js)'],
+  ['sell ExactIn', 'ours sell ExactIn (bigint)', 'SDK Curve.sellExactIn (bn.js)'],
+], N);
 if (sink.length !== N) console.log('unreachable');
-void (undefined as BnLike | undefined);

@@ -4,53 +4,15 @@
  * points, dynamic fee on/off with volatility, both collect fee modes, pools near the migration threshold, and
  * amounts from one atom to beyond the curve end. Deterministic: a failing case replays from its index.
  */
+import { SeededRandom } from '../common/seeded-random.js';
+
+export { SeededRandom };
 import bs58 from 'bs58';
 import { createHash } from 'node:crypto';
 import type { ChainClock } from '../types.js';
 import { deltaBase, deltaQuote } from './curve-math.js';
 import type { CurvePoint, PoolConfigAccount, VirtualPoolFields } from './layout.js';
 
-/** splitmix64 over bigint: tiny, seeded, good enough for test inputs. */
-export class SeededRandom {
-  private state: bigint;
-
-  /** Creates a generator from an integer seed. */
-  constructor(seed: number | bigint) {
-    this.state = BigInt(seed) & 0xffff_ffff_ffff_ffffn;
-  }
-
-  /** Next 64 random bits. */
-  nextU64(): bigint {
-    this.state = (this.state + 0x9e37_79b9_7f4a_7c15n) & 0xffff_ffff_ffff_ffffn;
-    let z = this.state;
-    z = ((z ^ (z >> 30n)) * 0xbf58_476d_1ce4_e5b9n) & 0xffff_ffff_ffff_ffffn;
-    z = ((z ^ (z >> 27n)) * 0x94d0_49bb_1331_11ebn) & 0xffff_ffff_ffff_ffffn;
-    return z ^ (z >> 31n);
-  }
-
-  /** Uniform integer in [0, n) for n <= 2^32. */
-  int(n: number): number {
-    return Number(this.nextU64() % BigInt(n));
-  }
-
-  /** Uniform float in [0, 1). */
-  float(): number {
-    return Number(this.nextU64() >> 11n) / 2 ** 53;
-  }
-
-  /** Uniform bigint in [lo, hi] (inclusive). */
-  range(lo: bigint, hi: bigint): bigint {
-    if (hi <= lo) return lo;
-    const span = hi - lo + 1n;
-    const r = (this.nextU64() << 64n) | this.nextU64();
-    return lo + (r % span);
-  }
-
-  /** Picks one element. */
-  pick<T>(xs: readonly T[]): T {
-    return xs[this.int(xs.length)]!;
-  }
-}
 
 /** A deterministic base58 key from a label. */
 export function labelKey(label: string): string {

@@ -4,49 +4,13 @@
  * schedules, canonical or not, coin creator set or not, mayhem, per-pool creator fees, every pool and FeeConfig
  * version — and one amount per direction and mode. Deterministic: a failing case replays from its index.
  */
+import { SeededRandom } from '../common/seeded-random.js';
+
+export { SeededRandom };
 import type { FeeConfigFields, FeesBps, FeeTier } from './layout.js';
 import { FEE_CONFIG_SIZE_POST_EXOTIC, FEE_CONFIG_SIZE_POST_STABLE, FEE_CONFIG_SIZE_PRE_STABLE, POOL_LIVE_SIZES } from './layout.js';
 import { type PumpswapFixtureOptions, USDC, WSOL, mainnetFeeConfig, testKey } from './test-fixture.js';
 
-/** splitmix64 over bigint: seeded test inputs. */
-export class SeededRandom {
-  private state: bigint;
-
-  /** Creates a generator from an integer seed. */
-  constructor(seed: number | bigint) {
-    this.state = BigInt(seed) & 0xffff_ffff_ffff_ffffn;
-  }
-
-  /** Next 64 random bits. */
-  nextU64(): bigint {
-    this.state = (this.state + 0x9e37_79b9_7f4a_7c15n) & 0xffff_ffff_ffff_ffffn;
-    let z = this.state;
-    z = ((z ^ (z >> 30n)) * 0xbf58_476d_1ce4_e5b9n) & 0xffff_ffff_ffff_ffffn;
-    z = ((z ^ (z >> 27n)) * 0x94d0_49bb_1331_11ebn) & 0xffff_ffff_ffff_ffffn;
-    return z ^ (z >> 31n);
-  }
-
-  /** Uniform integer in [0, n). */
-  int(n: number): number {
-    return Number(this.nextU64() % BigInt(n));
-  }
-
-  /** Uniform bigint in [lo, hi]. */
-  range(lo: bigint, hi: bigint): bigint {
-    return hi <= lo ? lo : lo + (this.nextU64() % (hi - lo + 1n));
-  }
-
-  /** Log-uniform bigint with a magnitude of minBits..maxBits bits. */
-  magnitude(minBits: number, maxBits: number): bigint {
-    const bits = Math.max(1, minBits + this.int(maxBits - minBits + 1));
-    return this.range(1n << BigInt(bits - 1), (1n << BigInt(bits)) - 1n);
-  }
-
-  /** One element. */
-  pick<T>(xs: readonly T[]): T {
-    return xs[this.int(xs.length)]!;
-  }
-}
 
 /** One random pool and an amount per direction and mode. */
 export interface RandomPumpswapCase {
@@ -97,8 +61,8 @@ function feeConfig(rng: SeededRandom): [FeeConfigFields, number] {
 function reserve(rng: SeededRandom): bigint {
   switch (rng.int(6)) {
     case 0: return rng.range(1n, 1000n);
-    case 1: return rng.magnitude(36, 50);
-    default: return rng.magnitude(1, 62);
+    case 1: return rng.magnitudeBits(36, 50);
+    default: return rng.magnitudeBits(1, 62);
   }
 }
 
@@ -108,7 +72,7 @@ function amountOf(rng: SeededRandom, ref: bigint): bigint {
     case 1: return ref > 0n ? ref : 1n;
     case 2: return ref > 1n ? ref - 1n : 1n;
     case 3: return ref + 1n;
-    case 4: return rng.magnitude(1, 64);
+    case 4: return rng.magnitudeBits(1, 64);
     default: {
       const v = ref >> BigInt(rng.int(40));
       return v > 0n ? rng.range(1n, v) : 1n;
@@ -125,7 +89,7 @@ export function randomPumpswapCases(seed: number, count: number): RandomPumpswap
     const quoteMint = rng.pick([WSOL, WSOL, WSOL, USDC, USDC, NATIVE_MINT_2022, testKey(`exotic:${rng.int(4)}`)]);
     const canonical = rng.int(10) < 7;
     const mayhem = rng.int(7) === 0;
-    const supply = rng.int(10) < 7 ? 1_000_000_000_000_000n : rng.magnitude(20, 62);
+    const supply = rng.int(10) < 7 ? 1_000_000_000_000_000n : rng.magnitudeBits(20, 62);
     let baseVault = reserve(rng);
     let virtualQuoteReserves = 0n;
     let quoteVault = reserve(rng);
@@ -137,7 +101,7 @@ export function randomPumpswapCases(seed: number, count: number): RandomPumpswap
     if (canonical && rng.int(5) < 2 && tiers.length > 0) {
       const t = rng.pick(tiers).marketCapThreshold;
       const s = mayhem ? 1_000_000_000_000_000n : supply;
-      baseVault = rng.magnitude(30, 52);
+      baseVault = rng.magnitudeBits(30, 52);
       let qeff = (t * baseVault + s - 1n) / s + BigInt(rng.int(3)) - 1n;
       if (qeff < 1n) qeff = 1n;
       if (qeff > 1n << 62n) qeff = 1n << 62n;

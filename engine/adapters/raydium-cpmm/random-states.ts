@@ -3,6 +3,9 @@
  * to near 2^64, fee rates 0 and near the limit, creator fee on/off and on either side, amounts from one atom
  * to beyond the reserve). Deterministic so that a failing case can be replayed from its index.
  */
+import { SeededRandom } from '../common/seeded-random.js';
+
+export { SeededRandom };
 import type { CpmmFeeRates } from './math.js';
 
 /** One randomized swap state in the pool's own token order. */
@@ -20,45 +23,6 @@ export interface RandomCpmmState {
   readonly amountOut10: bigint;
 }
 
-/** splitmix64 over bigint: tiny, seeded, good enough for test inputs. */
-export class SeededRandom {
-  private state: bigint;
-
-  /** Creates a generator from an integer seed. */
-  constructor(seed: number | bigint) {
-    this.state = BigInt(seed) & 0xffff_ffff_ffff_ffffn;
-  }
-
-  /** Next 64 random bits. */
-  nextU64(): bigint {
-    this.state = (this.state + 0x9e37_79b9_7f4a_7c15n) & 0xffff_ffff_ffff_ffffn;
-    let z = this.state;
-    z = ((z ^ (z >> 30n)) * 0xbf58_476d_1ce4_e5b9n) & 0xffff_ffff_ffff_ffffn;
-    z = ((z ^ (z >> 27n)) * 0x94d0_49bb_1331_11ebn) & 0xffff_ffff_ffff_ffffn;
-    return z ^ (z >> 31n);
-  }
-
-  /** Uniform integer in [0, n) for n <= 2^32. */
-  int(n: number): number {
-    return Number(this.nextU64() % BigInt(n));
-  }
-
-  /** Uniform bigint in [lo, hi] (inclusive), hi - lo < 2^64. */
-  range(lo: bigint, hi: bigint): bigint {
-    return lo + (this.nextU64() % (hi - lo + 1n));
-  }
-
-  /** A bigint in [1, 2^bits) whose magnitude is log-uniform over `minBits..maxBits`. */
-  magnitude(minBits: number, maxBits: number): bigint {
-    const bits = Math.max(1, minBits + this.int(maxBits - minBits + 1));
-    return this.range(1n, (1n << BigInt(bits)) - 1n);
-  }
-
-  /** Picks one element. */
-  pick<T>(xs: readonly T[]): T {
-    return xs[this.int(xs.length)]!;
-  }
-}
 
 const U64_MAX = 0xffff_ffff_ffff_ffffn;
 

@@ -19,7 +19,7 @@ import { randomLaunchlabStates, type RandomLaunchlabState } from './random-state
 import { type SdkLaunchSwap, type SdkMode, big, bn, loadSdk, sdkArgs, sdkLaunch } from './sdk-oracle.js';
 import { sdkSqrt } from './sdk-sqrt.js';
 import type { LaunchlabState } from './state.js';
-import { SeededRandom } from '../raydium-cpmm/random-states.js';
+import { SeededRandom } from '../common/seeded-random.js';
 
 const STATES_PER_CURVE = 2100;
 const SEED = 20_250_915;
