@@ -11,6 +11,10 @@ import { after, before, describe, test } from 'node:test';
 import type { DexId } from '../engine/dex-ids.js';
 import type { PriceObject } from '../engine/router/price-types.js';
 import { startLocalnet, type Localnet } from '../fixtures/localnet/start-localnet.js';
+import type { DexSeedContext, DexSeeder } from '../fixtures/localnet/universe-dex-types.js';
+import { seedMeteoraDbc } from '../fixtures/localnet/universe-meteora-dbc.js';
+import { seedPumpfun } from '../fixtures/localnet/universe-pumpfun.js';
+import { seedPumpswap } from '../fixtures/localnet/universe-pumpswap.js';
 import { loadConfig } from './config.js';
 import { startService, type RunningService } from './service.js';
 import { openSse } from './testing/sse-reader.js';
@@ -104,6 +108,46 @@ describe('prices from all six constant-product and curve DEXes', () => {
         }
       } finally {
         sse.close();
+      }
+    });
+  }
+
+  // Launches after the service has started: pools that appear on the stream, not in the snapshot. Each needs
+  // the discovery path of its DEX while streaming: the token accounts a pump.fun curve owns, the mint accounts
+  // of a PumpSwap pool (decimals), the config of a DBC pool.
+  const launches: readonly [DexId, DexSeeder][] = [['pumpfun', seedPumpfun], ['pumpswap', seedPumpswap], ['meteora-dbc', seedMeteoraDbc]];
+  for (const [dex, seeder] of launches) {
+    test(`${dex}: a pool launched while the service streams is discovered and priced`, async () => {
+      const u = net.universe;
+      const ctx: DexSeedContext = {
+        seed: `late-launch-${dex}`,
+        sol: u.token('SOL')!,
+        usdc: u.token('USDC')!,
+        usdt: u.token('USDT')!,
+        tokens: new Map(u.tokens.map((t) => [t.symbol, t])),
+        genesisSlot: net.ledger.slot,
+        addSupply: () => undefined,
+      };
+      const r = seeder(ctx);
+      const pool = r.pools.find((p) => p.quotable && p.note !== 'fee scheduler active')!;
+      // Write what the launch creates (its mint, pool and pool-owned accounts), never an account that exists.
+      const fresh = r.accounts.filter((a) => !net.ledger.getAccount(a.address));
+      assert.ok(fresh.some((a) => a.address === pool.address), 'the pool is new');
+      net.ledger.write(fresh);
+      const mint = pool.mintA;
+      const until = Date.now() + 10_000;
+      let last = '';
+      for (;;) {
+        const res = await fetch(`${base}/v1/price/${mint}`, { headers: { 'x-api-key': KEY } });
+        last = `${res.status} ${await res.text()}`;
+        if (res.status === 200) {
+          const p = JSON.parse(last.slice(4)) as PriceObject;
+          assert.equal(p.bestBidDex, dex);
+          assert.equal(p.bestBidPool, pool.address);
+          break;
+        }
+        if (Date.now() > until) assert.fail(`${dex} launch ${pool.address} not priced: ${last}`);
+        await new Promise((res2) => setTimeout(res2, 200));
       }
     });
   }
