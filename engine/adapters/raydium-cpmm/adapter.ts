@@ -1,6 +1,7 @@
 /**
  * The Raydium CPMM (cp-swap) adapter: the {@link DexAdapter} contract assembled from this folder's parts.
  */
+import { TOKEN_2022_PROGRAM_ID } from '../common/spl-layouts.js';
 import type { DexAdapter, PoolDescriptor, ProgramFilter } from '../types.js';
 import { cpmmEstimateOut, cpmmFeeBps, cpmmMarginalRate } from './estimate.js';
 import { cpmmExecute } from './execute.js';
@@ -30,7 +31,8 @@ export const CPMM_AUX_FILTERS: readonly ProgramFilter[] = [
 
 /**
  * Decodes a CPMM pool: mints and decimals come from the pool account itself; the dependencies are, in this
- * order, the AmmConfig, the token 0 vault and the token 1 vault (buildState relies on the order).
+ * order, the AmmConfig, the token 0 vault and the token 1 vault (buildState relies on the order), then each mint
+ * owned by Token-2022 (its transfer fee applies to the swap).
  */
 function decodePool(address: string, data: Uint8Array): PoolDescriptor | null {
   if (!isPoolStateAccount(data)) return null;
@@ -43,7 +45,13 @@ function decodePool(address: string, data: Uint8Array): PoolDescriptor | null {
     mintB: p.token1Mint,
     decimalsA: p.mint0Decimals,
     decimalsB: p.mint1Decimals,
-    dependencies: [p.ammConfig, p.token0Vault, p.token1Vault],
+    dependencies: [
+      p.ammConfig,
+      p.token0Vault,
+      p.token1Vault,
+      ...(p.token0Program === TOKEN_2022_PROGRAM_ID ? [p.token0Mint] : []),
+      ...(p.token1Program === TOKEN_2022_PROGRAM_ID ? [p.token1Mint] : []),
+    ],
   };
 }
 
@@ -56,6 +64,8 @@ export const raydiumCpmmAdapter: DexAdapter<CpmmState> = {
   isPool: isPoolStateAccount,
   decodePool,
   buildState: buildCpmmState,
+  // A mint's newer transfer fee schedule starts at an epoch: rebuild on clock updates until it has.
+  clockSensitive: (s) => s.transferFeeChanges,
   toRecord: cpmmToRecord,
   fromRecord: cpmmFromRecord,
   marginalRate: cpmmMarginalRate,

@@ -2,12 +2,35 @@
  * Float-only readers of a CPMM record for ranking and marginal prices: no BigInt, no allocation.
  */
 import type { RecordF64 } from '../types.js';
-import { F64_FEE_BPS, F64_IN_KEEP_0TO1, F64_IN_KEEP_1TO0, F64_OUT_KEEP_0TO1, F64_OUT_KEEP_1TO0 } from './record.js';
+import {
+  F64_FEE_BPS,
+  F64_IN_KEEP_0TO1,
+  F64_IN_KEEP_1TO0,
+  F64_OUT_KEEP_0TO1,
+  F64_OUT_KEEP_1TO0,
+  F64_TRANSFER_FEE_BPS,
+  F64_TRANSFER_FEE_MAX_0,
+  F64_TRANSFER_FEE_MAX_1,
+} from './record.js';
 import { CPMM_STATUS_OK } from './state.js';
 
+/** Transfer fee basis points of token 0 (`side0`) or token 1 from the packed f64 word (0 without one). */
+function transferBps(f: RecordF64['f64'], side0: boolean): number {
+  const packed = f[F64_TRANSFER_FEE_BPS]!;
+  return side0 ? packed % 65_536 : Math.floor(packed / 65_536);
+}
+
+/** Float mirror of the token program's fee: min(ceil(x x bps / 1e4), max). */
+function transferFeeF(x: number, bps: number, max: number): number {
+  if (bps === 0 || x === 0) return 0;
+  const raw = Math.ceil((x * bps) / 10_000);
+  return raw < max ? raw : max;
+}
+
 /**
- * Output atoms per input atom for an infinitesimal input after every fee:
- * reserveOut / reserveIn x (1 - trade - creatorIfInput) x (1 - creatorIfOutput). 0 when not tradable.
+ * Output atoms per input atom for an infinitesimal input after every fee: reserveOut / reserveIn x
+ * (1 - trade - creatorIfInput) x (1 - creatorIfOutput) x the kept fraction of both mints' transfer fees (an
+ * infinitesimal amount never reaches a nonzero maximum fee). 0 when not tradable.
  */
 export function cpmmMarginalRate(rec: RecordF64, aToB: boolean): number {
   if (rec.status !== CPMM_STATUS_OK) return 0;
@@ -15,7 +38,8 @@ export function cpmmMarginalRate(rec: RecordF64, aToB: boolean): number {
   const rout = aToB ? rec.reserveB : rec.reserveA;
   if (!(rin > 0) || !(rout > 0)) return 0;
   const f = rec.f64;
-  return (rout / rin) * f[aToB ? F64_IN_KEEP_0TO1 : F64_IN_KEEP_1TO0]! * f[aToB ? F64_OUT_KEEP_0TO1 : F64_OUT_KEEP_1TO0]!;
+  const transferKeep = (1 - transferBps(f, aToB) / 10_000) * (1 - transferBps(f, !aToB) / 10_000);
+  return (rout / rin) * f[aToB ? F64_IN_KEEP_0TO1 : F64_IN_KEEP_1TO0]! * f[aToB ? F64_OUT_KEEP_0TO1 : F64_OUT_KEEP_1TO0]! * transferKeep;
 }
 
 /**
@@ -29,14 +53,19 @@ export function cpmmEstimateOut(rec: RecordF64, aToB: boolean, amountIn: number)
   const rout = aToB ? rec.reserveB : rec.reserveA;
   if (!(rin > 0) || !(rout > 0)) return 0;
   const f = rec.f64;
+  const x = Math.floor(amountIn);
+  // The input mint's transfer fee comes off before the pool sees the amount.
+  const actual = x - transferFeeF(x, transferBps(f, aToB), f[aToB ? F64_TRANSFER_FEE_MAX_0 : F64_TRANSFER_FEE_MAX_1]!);
   // x - ceil(x * fee) == floor(x * keep) in exact arithmetic; the keep form avoids cancellation.
-  const less = Math.floor(Math.floor(amountIn) * f[aToB ? F64_IN_KEEP_0TO1 : F64_IN_KEEP_1TO0]!);
+  const less = Math.floor(actual * f[aToB ? F64_IN_KEEP_0TO1 : F64_IN_KEEP_1TO0]!);
   if (!(less > 0)) return 0;
   let swapped = Math.floor((less * rout) / (rin + less));
   // The exact floor is always below the reserve; float rounding can reach it for huge inputs (above 2^53
   // `rout - 1` may round back to `rout`: the estimate then equals the reserve, never exceeds it).
   if (swapped >= rout) swapped = rout - 1;
-  const out = Math.floor(swapped * f[aToB ? F64_OUT_KEEP_0TO1 : F64_OUT_KEEP_1TO0]!);
+  const sent = Math.floor(swapped * f[aToB ? F64_OUT_KEEP_0TO1 : F64_OUT_KEEP_1TO0]!);
+  // The output mint's transfer fee comes off what the vault sends.
+  const out = sent - transferFeeF(sent, transferBps(f, !aToB), f[aToB ? F64_TRANSFER_FEE_MAX_1 : F64_TRANSFER_FEE_MAX_0]!);
   return out > 0 ? out : 0;
 }
 

@@ -6,6 +6,7 @@
  */
 import { EngineError } from '../../errors.js';
 import { tokenAccountAmount, withTokenAmount } from '../common/spl-layouts.js';
+import { transferFee } from '../common/transfer-fee.js';
 import type { AccountWrite, ChainClock, ExecuteResult, PoolDescriptor, QuoteResult, SwapMode } from '../types.js';
 import { POOL_OFFSET } from './layout.js';
 import { type CpmmSwap, U64_MAX } from './math.js';
@@ -50,10 +51,13 @@ export function cpmmExecute(
   const outVaultKey = aToB ? vault1Key : vault0Key;
   const inVault = accounts.get(inVaultKey)!;
   const outVault = accounts.get(outVaultKey)!;
-  const newIn = tokenAccountAmount(inVault) + q.inAmount;
+  // What the vaults see: the user's transfer less the input mint's transfer fee (withheld by the token program),
+  // and the vault's transfer out (the user receives it less the output mint's fee).
+  const feeIn = aToB ? state.transferFee0 : state.transferFee1;
+  const newIn = tokenAccountAmount(inVault) + q.transferIn - transferFee(feeIn, q.transferIn);
   // The token program's transfer fails on a u64 overflow of the destination.
   if (newIn > U64_MAX) return failedAs(q, 'INSUFFICIENT_LIQUIDITY');
-  const newOut = tokenAccountAmount(outVault) - q.outAmount;
+  const newOut = tokenAccountAmount(outVault) - q.transferOut;
 
   // require_gte!(constant_after, constant_before) on the curve reserves, as the program checks it.
   const rin = aToB ? state.reserve0 : state.reserve1;

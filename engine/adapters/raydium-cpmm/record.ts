@@ -20,6 +20,13 @@ export const U64_CREATOR_FEE_ON = 4;
 export const U64_OPEN_TIME = 5;
 /** The pool's raw status bits. */
 export const U64_POOL_STATUS_BITS = 6;
+/** u64 word: bit 0 token 0 has a transfer fee, bit 1 token 1 has one (the schedules at the build's epoch). */
+export const U64_TRANSFER_FEE_FLAGS = 7;
+/** u64 words: token 0 transfer fee basis points and maximum fee; then token 1's. */
+export const U64_TRANSFER_FEE_BPS_0 = 8;
+export const U64_TRANSFER_FEE_MAX_0 = 9;
+export const U64_TRANSFER_FEE_BPS_1 = 10;
+export const U64_TRANSFER_FEE_MAX_1 = 11;
 
 /**
  * f64 word: fraction of a 0->1 input that reaches the curve, (1e6 - trade - creatorIfInput) / 1e6; 0 when
@@ -35,6 +42,12 @@ export const F64_IN_KEEP_1TO0 = 2;
 export const F64_OUT_KEEP_1TO0 = 3;
 /** f64 word: fee in basis points as shown in the API (trade + creator rate). */
 export const F64_FEE_BPS = 4;
+/** f64 word: transfer fee basis points of token 0 plus 65,536 x those of token 1 (0 where there is none, or where the
+ * maximum fee is 0). */
+export const F64_TRANSFER_FEE_BPS = 5;
+/** f64 words: maximum transfer fee of token 0, of token 1. */
+export const F64_TRANSFER_FEE_MAX_0 = 6;
+export const F64_TRANSFER_FEE_MAX_1 = 7;
 
 const D = Number(FEE_RATE_DENOMINATOR);
 
@@ -66,6 +79,13 @@ export function cpmmToRecord(state: CpmmState, out: RecordFields): void {
   u[U64_CREATOR_FEE_ON] = BigInt(state.creatorFeeOn);
   u[U64_OPEN_TIME] = state.openTime;
   u[U64_POOL_STATUS_BITS] = BigInt(state.poolStatusBits);
+  const t0 = state.transferFee0;
+  const t1 = state.transferFee1;
+  u[U64_TRANSFER_FEE_FLAGS] = (t0 ? 1n : 0n) | (t1 ? 2n : 0n);
+  u[U64_TRANSFER_FEE_BPS_0] = BigInt(t0?.basisPoints ?? 0);
+  u[U64_TRANSFER_FEE_MAX_0] = t0?.maximumFee ?? 0n;
+  u[U64_TRANSFER_FEE_BPS_1] = BigInt(t1?.basisPoints ?? 0);
+  u[U64_TRANSFER_FEE_MAX_1] = t1?.maximumFee ?? 0n;
   const f = out.f64;
   f.fill(0, 0, PARAM_F64_WORDS);
   const [in01, out01] = directionKeeps(state, true);
@@ -75,6 +95,10 @@ export function cpmmToRecord(state: CpmmState, out: RecordFields): void {
   f[F64_IN_KEEP_1TO0] = in10;
   f[F64_OUT_KEEP_1TO0] = out10;
   f[F64_FEE_BPS] = (Number(state.rates.tradeFeeRate) + Number(state.rates.creatorFeeRate)) / 100;
+  const bps = (t: CpmmState['transferFee0']): number => (t && t.maximumFee > 0n ? t.basisPoints : 0);
+  f[F64_TRANSFER_FEE_BPS] = bps(t0) + 65_536 * bps(t1);
+  f[F64_TRANSFER_FEE_MAX_0] = Number(t0?.maximumFee ?? 0n);
+  f[F64_TRANSFER_FEE_MAX_1] = Number(t1?.maximumFee ?? 0n);
 }
 
 /** Reads a CPMM state back from a slab record image (exact path; the f64 words are not needed). */
@@ -93,5 +117,9 @@ export function cpmmFromRecord(rec: Readonly<RecordFields>): CpmmState {
     creatorFeeOn: Number(u[U64_CREATOR_FEE_ON]!),
     openTime: u[U64_OPEN_TIME]!,
     poolStatusBits: Number(u[U64_POOL_STATUS_BITS]!),
+    // The epoch of a schedule does not matter once chosen: the record holds the one in force.
+    transferFee0: (u[U64_TRANSFER_FEE_FLAGS]! & 1n) !== 0n ? { epoch: 0n, basisPoints: Number(u[U64_TRANSFER_FEE_BPS_0]!), maximumFee: u[U64_TRANSFER_FEE_MAX_0]! } : null,
+    transferFee1: (u[U64_TRANSFER_FEE_FLAGS]! & 2n) !== 0n ? { epoch: 0n, basisPoints: Number(u[U64_TRANSFER_FEE_BPS_1]!), maximumFee: u[U64_TRANSFER_FEE_MAX_1]! } : null,
+    transferFeeChanges: false,
   };
 }

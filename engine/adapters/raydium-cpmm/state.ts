@@ -3,6 +3,7 @@
  * one slot, exactly as the program's swap instructions read them.
  */
 import { tokenAccountAmount, TOKEN_ACCOUNT_SIZE } from '../common/spl-layouts.js';
+import { epochTransferFee, mintTransferFeeConfig, transferFeeChangesAfter, type TransferFee } from '../common/transfer-fee.js';
 import type { ChainClock, PoolDescriptor } from '../types.js';
 import {
   AMM_CONFIG_OFFSET,
@@ -39,6 +40,11 @@ export interface CpmmState {
   readonly openTime: bigint;
   /** The pool's raw status bits (bit 0 deposit, 1 withdraw, 2 swap disabled). */
   readonly poolStatusBits: number;
+  /** Token-2022 transfer fee of each mint at the clock's epoch (null: none, or an SPL Token mint). */
+  readonly transferFee0: TransferFee | null;
+  readonly transferFee1: TransferFee | null;
+  /** True while a mint's newer transfer fee schedule is still ahead of the clock's epoch. */
+  readonly transferFeeChanges: boolean;
 }
 
 function u64At(data: Uint8Array, offset: number): bigint {
@@ -62,9 +68,10 @@ export function cpmmStatus(poolStatusBits: number, openTime: bigint, creatorFeeO
 }
 
 /**
- * Builds the state from the pool account and its dependencies (`ammConfig`, `token0Vault`, `token1Vault`
- * of `pool.dependencies`). Null while a dependency is missing or is not the expected kind of account.
- * Reads fixed offsets directly: this runs on every vault update.
+ * Builds the state from the pool account and its dependencies (`ammConfig`, `token0Vault`, `token1Vault` of
+ * `pool.dependencies`, then the Token-2022 mints among the pool's two: their transfer fees). Null while a
+ * dependency is missing or is not the expected kind of account. Reads fixed offsets directly: this runs on every
+ * vault update.
  */
 export function buildCpmmState(
   pool: PoolDescriptor,
@@ -79,6 +86,9 @@ export function buildCpmmState(
   const vault1 = deps.get(vault1Key);
   if (!config || !vault0 || !vault1 || !isPoolStateAccount(poolData) || !isAmmConfigAccount(config)) return null;
   if (vault0.length < TOKEN_ACCOUNT_SIZE || vault1.length < TOKEN_ACCOUNT_SIZE) return null;
+  const fee0 = mintFee(pool, pool.mintA, deps, clock.epoch);
+  const fee1 = mintFee(pool, pool.mintB, deps, clock.epoch);
+  if (!fee0 || !fee1) return null;
 
   const enableCreatorFee = poolData[POOL_OFFSET.enableCreatorFee] !== 0;
   const rates: CpmmFeeRates = {
@@ -109,5 +119,17 @@ export function buildCpmmState(
     creatorFeeOn,
     openTime,
     poolStatusBits,
+    transferFee0: fee0.fee,
+    transferFee1: fee1.fee,
+    transferFeeChanges: fee0.changes || fee1.changes,
   };
+}
+
+/** The transfer fee of a mint the pool lists as a dependency (a Token-2022 mint); null when the mint is missing. */
+function mintFee(pool: PoolDescriptor, mint: string, deps: ReadonlyMap<string, Uint8Array>, epoch: bigint): { fee: TransferFee | null; changes: boolean } | null {
+  if (!pool.dependencies.includes(mint)) return { fee: null, changes: false };
+  const data = deps.get(mint);
+  if (!data) return null;
+  const config = mintTransferFeeConfig(data);
+  return { fee: config ? epochTransferFee(config, epoch) : null, changes: transferFeeChangesAfter(config, epoch) };
 }
