@@ -11,6 +11,7 @@ import { isCacheableStatus, type CachedReply, type ResponseCache } from './anon-
 import type { AuthStage } from './auth.js';
 import { ApiError, errorAnswer, internalErrorAnswer, isApiError, statusLine } from './errors.js';
 import { log } from './log.js';
+import { copyAddress, ipText } from './remote-address.js';
 import { isPromiseLike, step, type MaybePromise } from './maybe-promise.js';
 import type { SlotLease } from '../engine/limits/types.js';
 import type { RateLimitStage } from './rate-limit.js';
@@ -191,15 +192,23 @@ export function copyRequest(req: HttpRequest, res: HttpResponse, route: RouteDef
   const p: Record<string, string> = {};
   for (let i = 0; i < params.length; i++) p[params[i]!] = safeDecode(req.getParameter(i));
   const rawQuery = req.getQuery() ?? '';
+  const query = new URLSearchParams(rawQuery);
+  // Why: the remote address lives on the socket; copy it now (the response may be gone after an abort). Only an
+  // anonymous caller needs it (its rate-limit subject): reading it costs a native call per request, so a request
+  // that presents a key (as auth.ts's presentedKey reads one) skips it, and the text is made only when read.
+  const keyed = Boolean(headers['x-api-key']?.trim() || (route.apiKeyQuery && query.get('apiKey')?.trim()));
+  const rawAddress = keyed ? null : copyAddress(res.getRemoteAddress());
+  let addressText: string | undefined;
   return {
     method: req.getMethod(),
     path: req.getUrl(),
     rawQuery,
-    query: new URLSearchParams(rawQuery),
+    query,
     params: p,
     headers,
-    // Why: the remote address lives on the socket; read it now, the response may be gone after an abort.
-    remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
+    get remoteAddress(): string {
+      return (addressText ??= rawAddress ? ipText(rawAddress) : '');
+    },
     receivedAtMs: Date.now(),
     body: null,
     principal: ANONYMOUS,

@@ -36,7 +36,7 @@ export interface RequestContext {
   readonly params: Readonly<Record<string, string>>;
   /** The request headers the pipeline copies (lower-case names). */
   readonly headers: Readonly<Record<string, string>>;
-  /** Peer address as text. */
+  /** Peer address as text; empty when the request presents an API key (only anonymous callers are limited by address). */
   readonly remoteAddress: string;
   /** When the request arrived (epoch ms). */
   readonly receivedAtMs: number;
