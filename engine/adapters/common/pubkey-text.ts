@@ -11,8 +11,10 @@ export const PUBKEY_MEMO_MAX = 65_536;
 
 const memo = new Map<string, string>();
 
-/** Base58 of the 32 bytes at `offset` of `data`. */
+/** Base58 of the 32 bytes at `offset` of `data` (of the bytes there when fewer remain). */
 export function pubkeyAt(data: Uint8Array, offset: number): string {
+  // Not a whole key (malformed input): encode what is there, unmemoized, rather than read past the end.
+  if (data.length - offset < 32) return bs58.encode(data.subarray(offset));
   const raw = Buffer.from(data.buffer, data.byteOffset + offset, 32).toString('latin1');
   let text = memo.get(raw);
   if (text === undefined) {
