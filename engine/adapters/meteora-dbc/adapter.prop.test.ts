@@ -6,12 +6,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { PARAM_F64_WORDS, PARAM_U64_WORDS, type RecordF64, type RecordFields } from '../types.js';
+import { type RecordF64 } from '../types.js';
 import { meteoraDbcAdapter as adapter } from './adapter.js';
 import { U64_MAX, deltaBase } from './curve-math.js';
 import type { DbcSwap } from './quote.js';
 import { randomDbcCases } from './random-states.js';
 import { DBC_STATUS_OK, type DbcState, dbcStateFrom } from './state.js';
+import { exactOutOf, floatRecordOf } from '../testing/record-helpers.js';
 
 const TIME_MS = 600;
 const opts = { interruptAfterTimeLimit: TIME_MS, numRuns: 1_000_000 };
@@ -22,11 +23,7 @@ const stateArb: fc.Arbitrary<DbcState> = fc.integer({ min: 1, max: 2 ** 31 }).ma
 });
 const amountArb = fc.oneof(fc.bigInt({ min: 1n, max: 1000n }), fc.bigInt({ min: 1n, max: 1n << 40n }), fc.bigInt({ min: 1n, max: U64_MAX }));
 
-function floatRecord(state: DbcState): RecordF64 {
-  const rec: RecordFields = { status: 0, reserveA: 0n, reserveB: 0n, u64: new Array<bigint>(PARAM_U64_WORDS).fill(0n), f64: new Array<number>(PARAM_F64_WORDS).fill(0) };
-  adapter.toRecord(state, rec);
-  return { status: rec.status, reserveA: Number(rec.reserveA), reserveB: Number(rec.reserveB), f64: Float64Array.from(rec.f64), ext: rec.ext ? Float64Array.from(rec.ext.f64) : null };
-}
+const floatRecord = (state: DbcState): RecordF64 => floatRecordOf(adapter, state);
 
 function everySegmentHoldsBase(s: DbcState): boolean {
   let lower = s.sqrtStartPrice;
@@ -38,10 +35,7 @@ function everySegmentHoldsBase(s: DbcState): boolean {
   return true;
 }
 
-function outOf(s: DbcState, aToB: boolean, amountIn: bigint): bigint {
-  const q = adapter.quote(s, aToB, amountIn, 'ExactIn');
-  return q.status === 'OK' ? q.outAmount : 0n;
-}
+const outOf = (s: DbcState, aToB: boolean, amountIn: bigint): bigint => exactOutOf(adapter, s, aToB, amountIn);
 
 test('output never exceeds what the pool can pay; amounts are never negative', () => {
   fc.assert(

@@ -13,6 +13,7 @@ import { configToSdk, loadSdkCoder, poolToSdk } from './sdk-coder.js';
 import { DBC_STATUS_CURVE_COMPLETE, DBC_STATUS_MIGRATED, DBC_STATUS_NOT_ACTIVATED, DBC_STATUS_OK, type DbcState } from './state.js';
 import { type DbcFixtureOptions, dbcFixture, testClock } from './test-fixture.js';
 import { labelKey } from './random-states.js';
+import { emptyRecord } from '../testing/record-helpers.js';
 
 const require = createRequire(import.meta.url);
 const web3 = require('@solana/web3.js') as typeof import('@solana/web3.js');
@@ -34,9 +35,6 @@ function configInput(fx: ReturnType<typeof dbcFixture>): Map<string, { owner: st
   return new Map([[fx.pool.config, { owner: DBC_PROGRAM_ID, data: fx.accounts.get(fx.pool.config)! }]]);
 }
 
-function emptyRecord(): RecordFields {
-  return { status: -1, reserveA: 0n, reserveB: 0n, u64: new Array<bigint>(PARAM_U64_WORDS).fill(7n), f64: new Array<number>(PARAM_F64_WORDS).fill(7), ext: null };
-}
 
 function floatRecord(rec: RecordFields): RecordF64 {
   return { status: rec.status, reserveA: Number(rec.reserveA), reserveB: Number(rec.reserveB), f64: Float64Array.from(rec.f64), ext: rec.ext ? Float64Array.from(rec.ext.f64) : null };

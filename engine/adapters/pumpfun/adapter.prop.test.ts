@@ -5,10 +5,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { PARAM_F64_WORDS, PARAM_U64_WORDS, type RecordF64, type RecordFields } from '../types.js';
+import { type RecordF64 } from '../types.js';
 import { pumpfunAdapter as adapter } from './adapter.js';
 import { U64_MAX } from './math.js';
 import { PUMPFUN_STATUS_OK, type PumpfunState } from './state.js';
+import { floatRecordOf } from '../testing/record-helpers.js';
 
 const TIME_MS = 600;
 const opts = { interruptAfterTimeLimit: TIME_MS, numRuns: 1_000_000 };
@@ -38,11 +39,7 @@ function stateArb(maxBits: bigint): fc.Arbitrary<PumpfunState> {
 const anyState = stateArb(62n);
 const amountArb = fc.oneof(fc.bigInt({ min: 1n, max: 1000n }), fc.bigInt({ min: 1n, max: 1n << 40n }), fc.bigInt({ min: 1n, max: 1n << 50n }), fc.bigInt({ min: 1n, max: U64_MAX }));
 
-function floatRecord(s: PumpfunState): RecordF64 {
-  const rec: RecordFields = { status: 0, reserveA: 0n, reserveB: 0n, u64: new Array<bigint>(PARAM_U64_WORDS).fill(0n), f64: new Array<number>(PARAM_F64_WORDS).fill(0) };
-  adapter.toRecord(s, rec);
-  return { status: rec.status, reserveA: Number(rec.reserveA), reserveB: Number(rec.reserveB), f64: Float64Array.from(rec.f64) };
-}
+const floatRecord = (s: PumpfunState): RecordF64 => floatRecordOf(adapter, s);
 
 const outOf = (s: PumpfunState, aToB: boolean, a: bigint): bigint => {
   const q = adapter.quote(s, aToB, a, 'ExactIn');

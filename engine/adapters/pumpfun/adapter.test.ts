@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import bs58 from 'bs58';
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID, encodeMint } from '../common/spl-layouts.js';
-import { PARAM_F64_WORDS, PARAM_U64_WORDS, type RecordFields, type SwapMode } from '../types.js';
+import { type SwapMode } from '../types.js';
 import { pumpfunAdapter as adapter } from './adapter.js';
 import { encodeFeeConfig } from './fee-config.js';
 import { BUY_DISCRIMINATOR, BUY_EXACT_SOL_IN_DISCRIMINATOR, SELL_DISCRIMINATOR } from './instruction.js';
@@ -14,6 +14,7 @@ import { associatedTokenAddress, creatorVaultAddress, feeConfigAddress, globalAd
 import { bn, loadPumpSdk, pk } from './sdk-oracle.js';
 import { PUMPFUN_STATUS_BAD_FEE_CONFIG, PUMPFUN_STATUS_COMPLETE, PUMPFUN_STATUS_MIGRATED, PUMPFUN_STATUS_NON_SOL_QUOTE, PUMPFUN_STATUS_OK } from './state.js';
 import { pumpfunFixture, testClock, testFeeConfig, testKey } from './test-fixture.js';
+import { emptyRecord } from '../testing/record-helpers.js';
 
 const require = createRequire(import.meta.url);
 
@@ -27,9 +28,6 @@ function setup(o: Parameters<typeof pumpfunFixture>[0] = {}) {
   return { fx, data, desc, state };
 }
 
-function emptyRecord(): RecordFields {
-  return { status: -1, reserveA: 0n, reserveB: 0n, u64: new Array<bigint>(PARAM_U64_WORDS).fill(7n), f64: new Array<number>(PARAM_F64_WORDS).fill(7) };
-}
 
 test('filters, isPool and decodePool (the mint from the token account the curve owns)', () => {
   const { fx, desc } = setup();

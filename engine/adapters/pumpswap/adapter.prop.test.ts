@@ -7,10 +7,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { PARAM_F64_WORDS, PARAM_U64_WORDS, type RecordF64, type RecordFields } from '../types.js';
+import { type RecordF64 } from '../types.js';
 import { pumpswapAdapter as adapter } from './adapter.js';
 import { U64_MAX } from './math.js';
 import { PUMPSWAP_STATUS_OK, type PumpswapState } from './state.js';
+import { exactOutOf, floatRecordOf } from '../testing/record-helpers.js';
 
 const TIME_MS = 450;
 const opts = { interruptAfterTimeLimit: TIME_MS, numRuns: 1_000_000 };
@@ -39,16 +40,9 @@ const anyState = stateArb(reserveArb);
 const amountArb = fc.oneof(fc.bigInt({ min: 1n, max: 1000n }), fc.bigInt({ min: 1n, max: 1n << 40n }), fc.bigInt({ min: 1n, max: U64_MAX }));
 const modeArb = fc.constantFrom('ExactIn' as const, 'ExactOut' as const);
 
-function floatRecord(state: PumpswapState): RecordF64 {
-  const rec: RecordFields = { status: 0, reserveA: 0n, reserveB: 0n, u64: new Array<bigint>(PARAM_U64_WORDS).fill(0n), f64: new Array<number>(PARAM_F64_WORDS).fill(0) };
-  adapter.toRecord(state, rec);
-  return { status: rec.status, reserveA: Number(rec.reserveA), reserveB: Number(rec.reserveB), f64: Float64Array.from(rec.f64) };
-}
+const floatRecord = (state: PumpswapState): RecordF64 => floatRecordOf(adapter, state);
 
-function outOf(s: PumpswapState, aToB: boolean, amount: bigint): bigint {
-  const q = adapter.quote(s, aToB, amount, 'ExactIn');
-  return q.status === 'OK' ? q.outAmount : 0n;
-}
+const outOf = (s: PumpswapState, aToB: boolean, amount: bigint): bigint => exactOutOf(adapter, s, aToB, amount);
 
 test('output never exceeds what the pool can pay; amounts are never negative', () => {
   fc.assert(fc.property(anyState, fc.boolean(), amountArb, modeArb, (s, aToB, amount, mode) => {

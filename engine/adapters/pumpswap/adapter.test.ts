@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { tokenAccountAmount } from '../common/spl-layouts.js';
-import { PARAM_F64_WORDS, PARAM_U64_WORDS, type RecordFields, type SwapMode } from '../types.js';
+import { PARAM_F64_WORDS, PARAM_U64_WORDS, type SwapMode } from '../types.js';
 import { pumpswapAdapter as adapter } from './adapter.js';
 import { SCHEDULE_EXOTIC, SCHEDULE_FLAT, SCHEDULE_STABLE_TIERS, SCHEDULE_TIERS } from './fee-schedule.js';
 import { BUY_DISCRIMINATOR, BUY_EXACT_QUOTE_IN_DISCRIMINATOR, SELL_DISCRIMINATOR } from './instruction.js';
@@ -13,6 +13,7 @@ import { feeAccountsOf } from './accounts.js';
 import { loadSdk } from './sdk-oracle.js';
 import { PUMPSWAP_STATUS_DISABLED, PUMPSWAP_STATUS_OK } from './state.js';
 import { type PumpswapFixtureOptions, USDC, WSOL, pumpswapFixture, testClock, testKey } from './test-fixture.js';
+import { emptyRecord } from '../testing/record-helpers.js';
 
 const require = createRequire(import.meta.url);
 const { PublicKey } = require('@solana/web3.js') as typeof import('@solana/web3.js');
@@ -28,9 +29,6 @@ function setup(o: PumpswapFixtureOptions = {}, label = 'pool') {
   return { fx, poolData, desc, state };
 }
 
-function emptyRecord(): RecordFields {
-  return { status: -1, reserveA: 0n, reserveB: 0n, u64: new Array<bigint>(PARAM_U64_WORDS).fill(7n), f64: new Array<number>(PARAM_F64_WORDS).fill(7) };
-}
 
 const MODES: SwapMode[] = ['ExactIn', 'ExactOut'];
 

@@ -5,10 +5,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { PARAM_F64_WORDS, PARAM_U64_WORDS, type RecordF64, type RecordFields } from '../types.js';
+import { type RecordF64 } from '../types.js';
 import { raydiumAmmV4Adapter as adapter } from './adapter.js';
 import { U64_MAX } from './math.js';
 import { AMM_V4_STATUS_OK, type AmmV4State } from './state.js';
+import { exactOutOf, floatRecordOf } from '../testing/record-helpers.js';
 
 const TIME_MS = 2000;
 const MAX_RUNS = 1_000_000;
@@ -41,16 +42,9 @@ function stateArb(reserve: fc.Arbitrary<bigint>): fc.Arbitrary<AmmV4State> {
 const anyState = stateArb(reserveArb);
 const amountArb = fc.oneof(fc.bigInt({ min: 1n, max: 1000n }), fc.bigInt({ min: 1n, max: 1n << 40n }), fc.bigInt({ min: 1n, max: U64_MAX }));
 
-function floatRecord(state: AmmV4State): RecordF64 {
-  const rec: RecordFields = { status: 0, reserveA: 0n, reserveB: 0n, u64: new Array<bigint>(PARAM_U64_WORDS).fill(0n), f64: new Array<number>(PARAM_F64_WORDS).fill(0) };
-  adapter.toRecord(state, rec);
-  return { status: rec.status, reserveA: Number(rec.reserveA), reserveB: Number(rec.reserveB), f64: Float64Array.from(rec.f64) };
-}
+const floatRecord = (state: AmmV4State): RecordF64 => floatRecordOf(adapter, state);
 
-function outOf(state: AmmV4State, aToB: boolean, amountIn: bigint): bigint {
-  const q = adapter.quote(state, aToB, amountIn, 'ExactIn');
-  return q.status === 'OK' ? q.outAmount : 0n;
-}
+const outOf = (state: AmmV4State, aToB: boolean, amountIn: bigint): bigint => exactOutOf(adapter, state, aToB, amountIn);
 
 test('output never reaches what the pool can pay; amounts are never negative', () => {
   fc.assert(

@@ -16,6 +16,7 @@ import {
   AMM_V4_STATUS_SWAP_DISABLED,
 } from './state.js';
 import { type AmmV4FixtureOptions, ammV4Fixture, testClock, testKey } from './test-fixture.js';
+import { emptyRecord } from '../testing/record-helpers.js';
 
 // The SDK builds instructions from web3.js (CommonJS) PublicKey instances; load the same copy it uses.
 const { PublicKey } = createRequire(import.meta.url)('@solana/web3.js') as typeof import('@solana/web3.js');
@@ -30,9 +31,6 @@ function setup(o: AmmV4FixtureOptions = {}, clock = testClock()) {
   return { fx, poolData, desc, state };
 }
 
-function emptyRecord(): RecordFields {
-  return { status: -1, reserveA: 0n, reserveB: 0n, u64: new Array<bigint>(PARAM_U64_WORDS).fill(7n), f64: new Array<number>(PARAM_F64_WORDS).fill(7) };
-}
 
 const floatView = (rec: RecordFields) => ({ status: rec.status, reserveA: Number(rec.reserveA), reserveB: Number(rec.reserveB), f64: rec.f64 });
 

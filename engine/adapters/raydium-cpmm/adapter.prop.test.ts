@@ -5,11 +5,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { PARAM_F64_WORDS, PARAM_U64_WORDS, type RecordF64, type RecordFields } from '../types.js';
+import { type RecordF64 } from '../types.js';
 import { raydiumCpmmAdapter as adapter } from './adapter.js';
 import { U64_MAX } from './math.js';
 import type { CpmmQuote } from './quote.js';
 import { CPMM_STATUS_OK, type CpmmState } from './state.js';
+import { exactOutOf, floatRecordOf } from '../testing/record-helpers.js';
 
 const TIME_MS = 2500;
 const MAX_RUNS = 1_000_000;
@@ -55,16 +56,9 @@ function stateArb(reserve: fc.Arbitrary<bigint>): fc.Arbitrary<CpmmState> {
 const anyState = stateArb(reserveArb);
 const amountArb = fc.oneof(fc.bigInt({ min: 1n, max: 1000n }), fc.bigInt({ min: 1n, max: 1n << 40n }), fc.bigInt({ min: 1n, max: U64_MAX }));
 
-function floatRecord(state: CpmmState): RecordF64 {
-  const rec: RecordFields = { status: 0, reserveA: 0n, reserveB: 0n, u64: new Array<bigint>(PARAM_U64_WORDS).fill(0n), f64: new Array<number>(PARAM_F64_WORDS).fill(0) };
-  adapter.toRecord(state, rec);
-  return { status: rec.status, reserveA: Number(rec.reserveA), reserveB: Number(rec.reserveB), f64: Float64Array.from(rec.f64) };
-}
+const floatRecord = (state: CpmmState): RecordF64 => floatRecordOf(adapter, state);
 
-function outOf(state: CpmmState, aToB: boolean, amountIn: bigint): bigint {
-  const q = adapter.quote(state, aToB, amountIn, 'ExactIn');
-  return q.status === 'OK' ? q.outAmount : 0n;
-}
+const outOf = (state: CpmmState, aToB: boolean, amountIn: bigint): bigint => exactOutOf(adapter, state, aToB, amountIn);
 
 test('output never reaches the reserve; amounts are never negative', () => {
   fc.assert(

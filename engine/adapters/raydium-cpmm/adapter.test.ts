@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { tokenAccountAmount } from '../common/spl-layouts.js';
 import { ADAPTERS, adapterByDex, adapterByProgramId, validateAdapters } from '../registry.js';
-import { PARAM_F64_WORDS, PARAM_U64_WORDS, type PoolDescriptor, type RecordFields, type SwapMode } from '../types.js';
+import { PARAM_F64_WORDS, PARAM_U64_WORDS, type PoolDescriptor, type SwapMode } from '../types.js';
 import { raydiumCpmmAdapter as adapter } from './adapter.js';
 import { CPMM_PROGRAM_ID, POOL_STATE_DISCRIMINATOR, decodePoolState, poolAuthority } from './layout.js';
 import type { CpmmSwap } from './math.js';
@@ -12,6 +12,7 @@ import { bn, loadSdk, sdkSwap } from './sdk-oracle.js';
 import { CPMM_STATUS_NOT_OPEN, CPMM_STATUS_OK, CPMM_STATUS_SWAP_DISABLED } from './state.js';
 import { SWAP_BASE_INPUT_DISCRIMINATOR, SWAP_BASE_OUTPUT_DISCRIMINATOR } from './instruction.js';
 import { type CpmmFixtureOptions, cpmmFixture, testClock, testKey } from './test-fixture.js';
+import { emptyRecord } from '../testing/record-helpers.js';
 
 // The SDK builds instructions from web3.js (CommonJS) PublicKey instances; load the same copy it uses.
 const { PublicKey } = createRequire(import.meta.url)('@solana/web3.js') as typeof import('@solana/web3.js');
@@ -26,9 +27,6 @@ function setup(o: CpmmFixtureOptions = {}, clock = testClock()) {
   return { fx, poolData, desc, state };
 }
 
-function emptyRecord(): RecordFields {
-  return { status: -1, reserveA: 0n, reserveB: 0n, u64: new Array<bigint>(PARAM_U64_WORDS).fill(7n), f64: new Array<number>(PARAM_F64_WORDS).fill(7) };
-}
 
 test('filters, isPool and decodePool', () => {
   const { fx, desc } = setup();

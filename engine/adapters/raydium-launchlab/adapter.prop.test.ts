@@ -6,12 +6,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { PARAM_F64_WORDS, PARAM_U64_WORDS, type RecordF64, type RecordFields, type SwapMode } from '../types.js';
+import { type RecordF64, type SwapMode } from '../types.js';
 import { raydiumLaunchlabAdapter as adapter } from './adapter.js';
 import { Q64, ceilDivSdk } from './curves.js';
 import { FEE_RATE_DENOMINATOR, type LaunchlabSwap, U64_MAX, totalFeeRate } from './math.js';
 import { randomLaunchlabStates } from './random-states.js';
 import { LAUNCHLAB_STATUS_OK, type LaunchlabState } from './state.js';
+import { exactOutOf, floatRecordOf } from '../testing/record-helpers.js';
 
 const TIME_MS = 600;
 const opts = { interruptAfterTimeLimit: TIME_MS, numRuns: 1_000_000 };
@@ -22,16 +23,9 @@ const stateArb: fc.Arbitrary<LaunchlabState> = fc
 const amountArb = fc.oneof(fc.bigInt({ min: 1n, max: 1000n }), fc.bigInt({ min: 1n, max: 1n << 40n }), fc.bigInt({ min: 1n, max: 1n << 56n }), fc.bigInt({ min: 1n, max: U64_MAX }));
 const modeArb = fc.constantFrom<SwapMode>('ExactIn', 'ExactOut');
 
-function floatRecord(state: LaunchlabState): RecordF64 {
-  const rec: RecordFields = { status: 0, reserveA: 0n, reserveB: 0n, u64: new Array<bigint>(PARAM_U64_WORDS).fill(0n), f64: new Array<number>(PARAM_F64_WORDS).fill(0) };
-  adapter.toRecord(state, rec);
-  return { status: rec.status, reserveA: Number(rec.reserveA), reserveB: Number(rec.reserveB), f64: Float64Array.from(rec.f64) };
-}
+const floatRecord = (state: LaunchlabState): RecordF64 => floatRecordOf(adapter, state);
 
-function outOf(s: LaunchlabState, aToB: boolean, amountIn: bigint): bigint {
-  const q = adapter.quote(s, aToB, amountIn, 'ExactIn');
-  return q.status === 'OK' ? q.outAmount : 0n;
-}
+const outOf = (s: LaunchlabState, aToB: boolean, amountIn: bigint): bigint => exactOutOf(adapter, s, aToB, amountIn);
 
 test('output never exceeds what the pool can pay; amounts never negative; exact amounts respected', () => {
   fc.assert(fc.property(stateArb, fc.boolean(), amountArb, modeArb, (s, aToB, amount, mode) => {

@@ -3,17 +3,16 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { tokenAccountAmount } from '../common/spl-layouts.js';
-import { PARAM_F64_WORDS, PARAM_U64_WORDS, type RecordFields, type SwapMode } from '../types.js';
+import { type SwapMode } from '../types.js';
 import { raydiumLaunchlabAdapter as adapter } from './adapter.js';
-import {
-  BUY_EXACT_IN_DISCRIMINATOR, BUY_EXACT_OUT_DISCRIMINATOR, SELL_EXACT_IN_DISCRIMINATOR, SELL_EXACT_OUT_DISCRIMINATOR,
-} from './instruction.js';
+import { BUY_EXACT_IN_DISCRIMINATOR, BUY_EXACT_OUT_DISCRIMINATOR, SELL_EXACT_IN_DISCRIMINATOR, SELL_EXACT_OUT_DISCRIMINATOR } from './instruction.js';
 import { LAUNCHLAB_PROGRAM_ID, PLATFORM_CONFIG_CREATOR_FEE_END, POOL_STATUS_MIGRATE, decodeLaunchlabPool } from './layout.js';
 import type { LaunchlabSwap } from './math.js';
 import { launchlabAuthority } from './pda.js';
 import { bn, loadSdk, sdkArgs, sdkLaunch } from './sdk-oracle.js';
 import { LAUNCHLAB_STATUS_BAD_FEE, LAUNCHLAB_STATUS_MIGRATE, LAUNCHLAB_STATUS_MIGRATED, LAUNCHLAB_STATUS_OK } from './state.js';
 import { type LaunchlabFixtureOptions, launchlabFixture, testClock, testKey } from './test-fixture.js';
+import { emptyRecord } from '../testing/record-helpers.js';
 
 const { PublicKey } = createRequire(import.meta.url)('@solana/web3.js') as typeof import('@solana/web3.js');
 
@@ -27,9 +26,6 @@ function setup(o: LaunchlabFixtureOptions = {}) {
   return { fx, poolData, desc, state };
 }
 
-function emptyRecord(): RecordFields {
-  return { status: -1, reserveA: 0n, reserveB: 0n, u64: new Array<bigint>(PARAM_U64_WORDS).fill(7n), f64: new Array<number>(PARAM_F64_WORDS).fill(7) };
-}
 
 test('filters, isPool and decodePool', () => {
   const { fx, desc } = setup();
