@@ -57,8 +57,10 @@ test('exact-in then exact-out round trip within one atom', () => {
   fc.assert(fc.property(stateArb, fc.boolean(), amountArb, (s, aToB, a) => {
     fc.pre(totalFeeRate(s.rates) < FEE_RATE_DENOMINATOR);
     // On the linear curve a real_b surplus above the curve (accrued rounding) is paid to the first atoms sold, so
-    // that B costs no A exact-out: the round trip is a property of states on the curve (within one atom).
-    if (s.curveType === 2) fc.pre(s.realB - (ceilDivSdk(s.virtualA * s.realA * s.realA, 2n * Q64) ?? 0n) <= 1n);
+    // that B costs no A exact-out: the round trip is a property of states on the curve (within one atom for buys;
+    // exactly on it for sells, where even a one-atom surplus pays a first atom of A that is worth far less than an
+    // atom of B at low prices, and exact-out must then sell the A that B is really worth).
+    if (s.curveType === 2) fc.pre(s.realB - (ceilDivSdk(s.virtualA * s.realA * s.realA, 2n * Q64) ?? 0n) <= (aToB ? 0n : 1n));
     const q1 = adapter.quote(s, aToB, a, 'ExactIn');
     fc.pre(q1.status === 'OK');
     const q2 = adapter.quote(s, aToB, q1.outAmount, 'ExactOut') as LaunchlabSwap;
@@ -72,6 +74,9 @@ test('exact-in then exact-out round trip within one atom', () => {
       assert.ok(q2.curveB <= q1c.curveB + atomPrice + 1n, `curve B ${q2.curveB} > ${q1c.curveB} + ${atomPrice} + 1`);
       return;
     }
+    // The linear curve's half-up square root can also make a sell's exact-out of a tiny B need no A at all (the
+    // SDK's rounding, which the adapter follows): nothing to round-trip then.
+    if (s.curveType === 2 && aToB && q2.status === 'ZERO_AMOUNT') return;
     assert.equal(q2.status, 'OK', `exact-out of ${q1.outAmount}`);
     assert.equal(q2.outAmount, q1.outAmount);
     assert.ok(q2.inAmount <= q1.inAmount + 1n, `exact-out asks ${q2.inAmount} > ${q1.inAmount} + 1`);
