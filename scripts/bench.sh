@@ -5,8 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; } || echo "wrk unavailable: skipping the HTTP load bench" >&2
 node dist/bench/cpmm-quote.bench.js
+for dex in raydium-amm-v4 pumpswap pumpfun raydium-launchlab meteora-dbc; do node "dist/bench/${dex}-quote.bench.js"; done
+node dist/bench/pool-rebuild.bench.js
 node dist/bench/slab.bench.js
 node dist/bench/price-dispatch.bench.js
 node dist/bench/ingest-throughput.bench.js
 node dist/bench/auth-rate-limit.bench.js
-if command -v wrk >/dev/null; then node dist/bench/http-load.bench.js; fi
+if command -v wrk >/dev/null; then node dist/bench/http-load.bench.js; node dist/bench/uws-remote-address.bench.js; fi
