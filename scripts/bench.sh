@@ -10,5 +10,6 @@ node dist/bench/pool-rebuild.bench.js
 node dist/bench/slab.bench.js
 node dist/bench/price-dispatch.bench.js
 node dist/bench/ingest-throughput.bench.js
+node dist/bench/replay-throughput.bench.js
 node dist/bench/auth-rate-limit.bench.js
 if command -v wrk >/dev/null; then node dist/bench/http-load.bench.js; node dist/bench/uws-remote-address.bench.js; fi
