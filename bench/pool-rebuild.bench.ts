@@ -3,7 +3,8 @@
  * pool's accounts plus `toRecord` into a record image, on the default localnet universe's pools (every DEX, the
  * same accounts ingest would see). Raydium CPMM is the baseline. Each task rebuilds all of that DEX's quotable
  * pools per iteration; the result is reported per rebuild. Decoded configs are cached per account buffer (ingest
- * hands the same buffer until the account changes), as in production.
+ * hands the same buffer until the account changes), as in production. A second task per DEX adds the seqlocked slab
+ * write ingest makes next (for DBC, the curve's extension interned in the slab's extension region).
  * Run: `npx tsc -p tsconfig.json && node dist/bench/pool-rebuild.bench.js`. Results: bench/README.md.
  */
 import os from 'node:os';
@@ -12,6 +13,7 @@ import { adapterByProgramId } from '../engine/adapters/registry.js';
 import type { ChainClock, DexAdapter, PoolDescriptor } from '../engine/adapters/types.js';
 import { newRecordFields } from '../engine/ingest/ingest-core.js';
 import { mintDecimalsOf } from '../engine/ingest/mint-decimals.js';
+import { PoolSlab, VIEW_LATEST } from '../engine/slab/pool-slab.js';
 import { buildUniverse } from '../fixtures/localnet/universe.js';
 
 const TIME_MS = 1500;
@@ -54,6 +56,9 @@ function rebuilds(): Map<string, Rebuild[]> {
 
 const all = rebuilds();
 const rec = newRecordFields();
+const slab = PoolSlab.create(256, 256);
+const slabIndex = new Map<Rebuild, number>();
+for (const list of all.values()) for (const r of list) slabIndex.set(r, slab.addPool(new Uint8Array(32), 0, 0, 1));
 const bench = new Bench({ time: TIME_MS });
 for (const [dex, list] of all) {
   bench.add(dex, () => {
@@ -62,18 +67,26 @@ for (const [dex, list] of all) {
       r.adapter.toRecord(s!, rec);
     }
   });
+  bench.add(`${dex} + slab write`, () => {
+    for (const r of list) {
+      const s = r.adapter.buildState(r.desc, r.data, r.deps, clock);
+      const out = newRecordFields();
+      r.adapter.toRecord(s!, out);
+      slab.write(slabIndex.get(r)!, VIEW_LATEST, out, 300_000_000n, 0, false);
+    }
+  });
 }
 await bench.run();
 console.log(`machine: ${os.cpus()[0]?.model ?? '?'} x${os.cpus().length}, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
-console.log('| DEX | pools | µs per rebuild | rebuilds/s | vs raydium-cpmm |');
-console.log('|---|---:|---:|---:|---:|');
-const perRebuildUs = (dex: string): number => {
-  const t = bench.tasks.find((x) => x.name === dex)!;
+console.log('| DEX | pools | µs per rebuild | rebuilds/s | vs raydium-cpmm | µs with the slab write |');
+console.log('|---|---:|---:|---:|---:|---:|');
+const perRebuildUs = (task: string): number => {
+  const t = bench.tasks.find((x) => x.name === task)!;
   const ms = (t.result as { latency?: { mean: number } }).latency?.mean ?? 0;
-  return (ms * 1000) / all.get(dex)!.length;
+  return (ms * 1000) / all.get(task.replace(' + slab write', ''))!.length;
 };
 const base = perRebuildUs('raydium-cpmm');
 for (const dex of all.keys()) {
   const us = perRebuildUs(dex);
-  console.log(`| ${dex} | ${all.get(dex)!.length} | ${us.toFixed(2)} | ${Math.round(1e6 / us).toLocaleString('en-US')} | ${(us / base).toFixed(1)}x |`);
+  console.log(`| ${dex} | ${all.get(dex)!.length} | ${us.toFixed(2)} | ${Math.round(1e6 / us).toLocaleString('en-US')} | ${(us / base).toFixed(1)}x | ${perRebuildUs(`${dex} + slab write`).toFixed(2)} |`);
 }

@@ -29,6 +29,8 @@ export class ExtSlab {
   private mappedWords = 0;
   /** Writer only: content key -> blob offset. */
   private readonly interned = new Map<string, number>();
+  /** Writer only: blob offset per ext object already interned (an adapter reusing its image skips the content key). */
+  private readonly byObject = new WeakMap<RecordExt, number>();
   /** Reader cache of float views per blob (a blob never changes, so a view stays valid). */
   private readonly f64Views = new Map<number, Float64Array>();
 
@@ -83,6 +85,8 @@ export class ExtSlab {
    * `SLAB_BAD_RECORD` for values that do not fit and `SLAB_FULL` past the region's maximum size.
    */
   intern(ext: RecordExt): number {
+    const same = this.byObject.get(ext);
+    if (same !== undefined) return same;
     const n = ext.u64.length;
     const m = ext.f64.length;
     if (n > MAX_PART_WORDS || m > MAX_PART_WORDS) throw new EngineError('SLAB_BAD_RECORD', `ext: ${n} u64 / ${m} f64 words, at most ${MAX_PART_WORDS} each`);
@@ -90,7 +94,10 @@ export class ExtSlab {
     for (const v of ext.f64) if (typeof v !== 'number') throw new EngineError('SLAB_BAD_RECORD', 'ext: f64 word is not a number');
     const key = `${ext.u64.join(',')}|${ext.f64.join(',')}`;
     const known = this.interned.get(key);
-    if (known !== undefined) return known;
+    if (known !== undefined) {
+      this.byObject.set(ext, known);
+      return known;
+    }
     const at = this.u32[2]!;
     const need = at + 1 + n + m;
     if (need > this.mappedWords) this.grow(need);
@@ -100,6 +107,7 @@ export class ExtSlab {
     // Why Atomics.store: publishes the blob; the record that points at it is written after this.
     Atomics.store(this.u32, 2, need);
     this.interned.set(key, at);
+    this.byObject.set(ext, at);
     return at;
   }
 

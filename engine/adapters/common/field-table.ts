@@ -42,6 +42,13 @@ export type FieldsOf<T extends readonly FieldSpec[]> = {
   -readonly [F in T[number] as F['name']]: FieldValue[F['kind']];
 };
 
+/** True when `data` starts with the 8-byte (Anchor) discriminator `disc`. */
+export function hasDiscriminator(data: Uint8Array, disc: Uint8Array): boolean {
+  if (data.length < 8) return false;
+  for (let i = 0; i < 8; i++) if (data[i] !== disc[i]) return false;
+  return true;
+}
+
 /** The all-zero key (`Pubkey::default()`). */
 export const ZERO_KEY = '11111111111111111111111111111111';
 

@@ -6,7 +6,7 @@
  */
 import { PublicKey } from '@solana/web3.js';
 import { EngineError } from '../../errors.js';
-import { type FieldSpec, type FieldsOf, readFields, readU128, writeFields, writeU128 } from '../common/field-table.js';
+import { type FieldSpec, type FieldsOf, readFields, readU128, writeFields, writeU128, hasDiscriminator } from '../common/field-table.js';
 
 /** The DBC program id (mainnet). */
 export const DBC_PROGRAM_ID = 'dbcij3LWUppWqq96dh6gJWwBifmcGfLSB5D4DuSMaqN';
@@ -169,10 +169,6 @@ export const POOL_OFFSET: OffsetMap<typeof VIRTUAL_POOL_FIELDS> = offsets(VIRTUA
 /** Byte offset of each PoolConfig field by name. */
 export const CONFIG_OFFSET: OffsetMap<typeof POOL_CONFIG_FIELDS> = offsets(POOL_CONFIG_FIELDS);
 
-function hasDiscriminator(data: Uint8Array, disc: Uint8Array): boolean {
-  for (let i = 0; i < 8; i++) if (data[i] !== disc[i]) return false;
-  return true;
-}
 
 /** True when `data` is a DBC VirtualPool account (size and discriminator). */
 export function isVirtualPoolAccount(data: Uint8Array): boolean {

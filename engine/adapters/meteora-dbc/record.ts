@@ -76,6 +76,19 @@ export function q64ToFloat(v: bigint): number {
   return Number(v >> 64n) + Number(v & MASK) / TWO64;
 }
 
+/** Extension images per curve array (the state's curve is one array per config): the slab interns them by
+ * identity first, so a rebuild does not rebuild and re-key the image. */
+const extCache = new WeakMap<readonly CurvePoint[], RecordExt>();
+
+function extOf(curve: readonly CurvePoint[]): RecordExt {
+  let v = extCache.get(curve);
+  if (v === undefined) {
+    v = curveToExt(curve);
+    extCache.set(curve, v);
+  }
+  return v;
+}
+
 /** The extension image of a curve (the slab stores it once per distinct content). */
 export function curveToExt(curve: readonly CurvePoint[]): RecordExt {
   const u64: bigint[] = [];
@@ -131,7 +144,7 @@ export function dbcToRecord(state: DbcState, out: RecordFields): void {
   f[F64_RATE_LIMITER_REFERENCE] = state.rateLimiter ? Number(state.rateLimiter.referenceAmount) : 0;
   f[F64_RATE_LIMITER_INCREMENT] = state.rateLimiter ? Number((BigInt(state.rateLimiter.feeIncrementBps) * FEE_DENOMINATOR) / 10_000n) : 0;
   f[F64_COLLECT_FEE_MODE] = state.collectFeeMode;
-  out.ext = curveToExt(state.curve);
+  out.ext = extOf(state.curve);
 }
 
 /** Reads a DBC state back from a slab record image and its extension (exact path; f64 words not needed). */

@@ -46,6 +46,19 @@ export function currentPoint(activationType: number, clock: ChainClock): bigint 
 }
 
 /** Curve points up to the last non-zero one (the program skips or stops at zero points; a zero tail is implied). */
+/** Trimmed curves per config curve (configs are decoded once per account buffer): one array per config, so the
+ * record's extension is built and interned once per config rather than per rebuild. */
+const trimmedCache = new WeakMap<readonly CurvePoint[], CurvePoint[]>();
+
+function trimmedCurveOf(curve: readonly CurvePoint[]): CurvePoint[] {
+  let v = trimmedCache.get(curve);
+  if (v === undefined) {
+    v = trimCurve(curve);
+    trimmedCache.set(curve, v);
+  }
+  return v;
+}
+
 export function trimCurve(curve: readonly CurvePoint[]): CurvePoint[] {
   let n = curve.length;
   while (n > 0 && curve[n - 1]!.sqrtPrice === 0n && curve[n - 1]!.liquidity === 0n) n--;
@@ -121,7 +134,7 @@ export function dbcStateFrom(pool: VirtualPoolFields, cfg: PoolConfigAccount, cl
     migrationQuoteThreshold: cfg.migrationQuoteThreshold,
     baseReserve: pool.baseReserve,
     quoteReserve: pool.quoteReserve,
-    curve: trimCurve(cfg.curve),
+    curve: trimmedCurveOf(cfg.curve),
     collectFeeMode: cfg.collectFeeMode,
     baseFeeNumerator: fee.baseFeeNumerator > U64_MAX ? U64_MAX : fee.baseFeeNumerator,
     variableFeeNumerator: fee.variableFeeNumerator,

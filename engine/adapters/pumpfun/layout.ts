@@ -6,7 +6,7 @@
  * Cross-checked against the SDK's decoders in `layout.test.ts`. The FeeConfig (pump-fees) is in `fee-config.ts`.
  */
 import { EngineError } from '../../errors.js';
-import { type FieldSpec, type FieldsOf, readFields, writeFields } from '../common/field-table.js';
+import { type FieldSpec, type FieldsOf, readFields, writeFields, hasDiscriminator, ZERO_KEY } from '../common/field-table.js';
 import bs58 from 'bs58';
 
 /** The pump.fun bonding-curve program id (mainnet). */
@@ -15,8 +15,6 @@ export const PUMPFUN_PROGRAM_ID = '6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P';
 export const PUMP_FEES_PROGRAM_ID = 'pfeeUxB6jkeY1Hxd7CsFCAjcbHA9rWtchMGdZ6VojVZ';
 /** Wrapped SOL mint: token B of every SOL-quoted curve (the program itself moves native lamports). */
 export const NATIVE_MINT = 'So11111111111111111111111111111111111111112';
-/** The zero key (`Pubkey::default()`): no creator / SOL quote mint in a curve. */
-export const ZERO_KEY = '11111111111111111111111111111111';
 
 /** Anchor discriminator of BondingCurve: sha256("account:BondingCurve")[0..8]. */
 export const BONDING_CURVE_DISCRIMINATOR: Uint8Array = Uint8Array.of(23, 183, 248, 55, 96, 216, 172, 96);
@@ -107,12 +105,6 @@ export const CURVE_OFFSET: OffsetMap<typeof BONDING_CURVE_FIELDS> = offsets(BOND
 /** Byte offset of each scalar Global field. */
 export const GLOBAL_OFFSET: OffsetMap<typeof GLOBAL_FIELDS> = offsets(GLOBAL_FIELDS);
 
-/** True when the first 8 bytes of `data` are `disc`. */
-export function hasDiscriminator(data: Uint8Array, disc: Uint8Array): boolean {
-  if (data.length < 8) return false;
-  for (let i = 0; i < 8; i++) if (data[i] !== disc[i]) return false;
-  return true;
-}
 
 /** True when `data` is a BondingCurve account of a length the program writes (size and discriminator). */
 export function isBondingCurveAccount(data: Uint8Array): boolean {
@@ -189,3 +181,5 @@ export function encodeGlobal(fields: GlobalFields, size: number = GLOBAL_SIZE): 
   }
   return size >= GLOBAL_SIZE ? out : out.slice(0, size);
 }
+
+export { hasDiscriminator, ZERO_KEY };

@@ -5,7 +5,7 @@
  * decoders of `@pump-fun/pump-swap-sdk@1.20.0`, cross-checked in `layout.test.ts`.
  */
 import { EngineError } from '../../errors.js';
-import { type FieldSpec, type FieldsOf, lastEnd, readFields, readU128, writeFields } from '../common/field-table.js';
+import { type FieldSpec, type FieldsOf, lastEnd, readFields, readU128, writeFields, hasDiscriminator } from '../common/field-table.js';
 
 /** The PumpSwap AMM program id (mainnet). */
 export const PUMPSWAP_PROGRAM_ID = 'pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA';
@@ -119,11 +119,6 @@ export const POOL_OFFSET = Object.freeze(Object.fromEntries(POOL_FIELDS.map((f) 
 /** Byte offset of each GlobalConfig field by name. */
 export const GLOBAL_CONFIG_OFFSET = Object.freeze(Object.fromEntries(GLOBAL_CONFIG_FIELDS.map((f) => [f.name, f.offset]))) as { readonly [K in keyof GlobalConfigFields]: number };
 
-function hasDiscriminator(data: Uint8Array, disc: Uint8Array): boolean {
-  if (data.length < 8) return false;
-  for (let i = 0; i < 8; i++) if (data[i] !== disc[i]) return false;
-  return true;
-}
 
 /** True when `data` (owned by the PumpSwap program) is a Pool: discriminator and at least the oldest size. */
 export function isPoolAccount(data: Uint8Array): boolean {

@@ -6,7 +6,7 @@
  */
 import { PublicKey } from '@solana/web3.js';
 import { EngineError } from '../../errors.js';
-import { type FieldSpec, type FieldsOf, readFields, writeFields } from '../common/field-table.js';
+import { type FieldSpec, type FieldsOf, readFields, writeFields, hasDiscriminator } from '../common/field-table.js';
 
 /** The CPMM program id (mainnet). */
 export const CPMM_PROGRAM_ID = 'CPMMoo8L3F4NbTegBCKVNunggL7H1ZpdTHKxQB5qKP1C';
@@ -91,10 +91,6 @@ export const POOL_OFFSET: OffsetMap<typeof POOL_STATE_FIELDS> = offsets(POOL_STA
 /** Byte offset of each AmmConfig field by name. */
 export const AMM_CONFIG_OFFSET: OffsetMap<typeof AMM_CONFIG_FIELDS> = offsets(AMM_CONFIG_FIELDS);
 
-function hasDiscriminator(data: Uint8Array, disc: Uint8Array): boolean {
-  for (let i = 0; i < 8; i++) if (data[i] !== disc[i]) return false;
-  return true;
-}
 
 /** True when `data` is a CPMM PoolState account (size and discriminator). */
 export function isPoolStateAccount(data: Uint8Array): boolean {

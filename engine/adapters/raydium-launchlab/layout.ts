@@ -5,7 +5,7 @@
  * `layout.test.ts`) and the program's published IDL (field meanings, discriminators).
  */
 import { EngineError } from '../../errors.js';
-import { type FieldSpec, type FieldsOf, readFields, writeFields } from '../common/field-table.js';
+import { type FieldSpec, type FieldsOf, readFields, writeFields, hasDiscriminator } from '../common/field-table.js';
 
 /** The LaunchLab program id (mainnet). */
 export const LAUNCHLAB_PROGRAM_ID = 'LanMV9sAd7wArD4vJFi2qDdfnVhFxYSUg6eADduJ3uj';
@@ -140,11 +140,6 @@ export const GLOBAL_CONFIG_OFFSET: OffsetMap<typeof GLOBAL_CONFIG_FIELDS> = offs
 /** Byte offset of each PlatformConfig field. */
 export const PLATFORM_CONFIG_OFFSET: OffsetMap<typeof PLATFORM_CONFIG_FIELDS> = offsets(PLATFORM_CONFIG_FIELDS);
 
-function hasDiscriminator(data: Uint8Array, disc: Uint8Array): boolean {
-  if (data.length < 8) return false;
-  for (let i = 0; i < 8; i++) if (data[i] !== disc[i]) return false;
-  return true;
-}
 
 /** True when `data` (owned by the LaunchLab program) is a PoolState (size and discriminator). */
 export function isLaunchlabPoolAccount(data: Uint8Array): boolean {
