@@ -20,7 +20,7 @@ export type AuthStage = (ctx: RequestContext, route: RouteDef) => MaybePromise<P
 export type KeyLookup = (apiKey: string) => { readonly id: number; readonly tier: Tier } | null;
 
 /** The API key presented by the request, and where it came from; null when none. */
-export function presentedKey(ctx: RequestContext, route: RouteDef): { apiKey: string; via: 'header' | 'query' } | null {
+export function presentedKey(ctx: Pick<RequestContext, 'headers' | 'query'>, route: RouteDef): { apiKey: string; via: 'header' | 'query' } | null {
   const header = ctx.headers['x-api-key']?.trim();
   if (header) return { apiKey: header, via: 'header' };
   if (route.apiKeyQuery) {

@@ -8,7 +8,7 @@
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import { isCacheableStatus, type CachedReply, type ResponseCache } from './anon-cache.js';
-import type { AuthStage } from './auth.js';
+import { presentedKey, type AuthStage } from './auth.js';
 import { ApiError, errorAnswer, internalErrorAnswer, isApiError, statusLine } from './errors.js';
 import { log } from './log.js';
 import { copyAddress, ipText } from './remote-address.js';
@@ -195,9 +195,8 @@ export function copyRequest(req: HttpRequest, res: HttpResponse, route: RouteDef
   const query = new URLSearchParams(rawQuery);
   // Why: the remote address lives on the socket; copy it now (the response may be gone after an abort). Only an
   // anonymous caller needs it (its rate-limit subject): reading it costs a native call per request, so a request
-  // that presents a key (as auth.ts's presentedKey reads one) skips it, and the text is made only when read.
-  const keyed = Boolean(headers['x-api-key']?.trim() || (route.apiKeyQuery && query.get('apiKey')?.trim()));
-  const rawAddress = keyed ? null : copyAddress(res.getRemoteAddress());
+  // that presents a key skips it, and the text is made only when read.
+  const rawAddress = presentedKey({ headers, query }, route) ? null : copyAddress(res.getRemoteAddress());
   let addressText: string | undefined;
   return {
     method: req.getMethod(),
