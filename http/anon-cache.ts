@@ -9,6 +9,10 @@ export interface CachedReply {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | Buffer;
+  /** The handler's body before serialization, kept for routes that age cached answers (`RouteDef.ageCached`). */
+  readonly source?: unknown;
+  /** When the answer was stored (epoch ms), with `source`. */
+  readonly storedAtMs?: number;
 }
 
 /** The cache contract the pipeline uses. */

@@ -14,6 +14,12 @@ export interface ServiceConfig {
   readonly geyserTransport: 'napi' | 'grpc-js';
   readonly geyserPingMs: number;
   readonly geyserSilenceMs: number;
+  /** Period of the chain's slot polls over RPC (lag, dating of states, regressions). */
+  readonly chainPollMs: number;
+  /** /health answers 503 beyond this many slots behind the chain. */
+  readonly healthMaxSlotLag: number;
+  /** /health answers 503 when no update came for this long and the feed is not level with the chain. */
+  readonly healthMaxUpdateAgeMs: number;
   readonly slabInitialPools: number;
   readonly slabMaxPools: number;
   readonly quoteThreads: number;
@@ -87,6 +93,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     geyserTransport: transport,
     geyserPingMs: int(env, 'GEYSER_PING_MS', 15_000, 100),
     geyserSilenceMs: int(env, 'GEYSER_SILENCE_MS', 30_000, 500),
+    chainPollMs: int(env, 'CHAIN_POLL_MS', 200, 20),
+    healthMaxSlotLag: int(env, 'HEALTH_MAX_SLOT_LAG', 20, 1),
+    healthMaxUpdateAgeMs: int(env, 'HEALTH_MAX_UPDATE_AGE_MS', 10_000, 100),
     slabInitialPools: int(env, 'SLAB_INITIAL_POOLS', 4096, 16),
     slabMaxPools: int(env, 'SLAB_MAX_POOLS', 262_144, 16),
     quoteThreads: int(env, 'QUOTE_THREADS', 1, 1),

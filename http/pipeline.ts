@@ -91,6 +91,12 @@ function withHeaders(w: CachedReply, extra: Record<string, string>, cache?: 'hit
   return cache ? { kind: 'reply', status: w.status, headers, body: w.body, cache } : { kind: 'reply', status: w.status, headers, body: w.body };
 }
 
+/** A cached answer re-serialized with its ages grown by the time since it was stored. */
+function aged(hit: CachedReply, ageCached: (body: unknown, elapsedMs: number) => unknown): CachedReply {
+  if (hit.source === undefined || hit.storedAtMs === undefined) return hit;
+  return { status: hit.status, headers: hit.headers, body: JSON.stringify(ageCached(hit.source, Date.now() - hit.storedAtMs)) };
+}
+
 /** The anonymous-cache key of a request: the full URL. */
 export function cacheKey(ctx: RequestContext): string {
   return ctx.rawQuery ? `${ctx.path}?${ctx.rawQuery}` : ctx.path;
@@ -122,12 +128,15 @@ export function runPipeline(route: RouteDef, ctx: RequestContext, stages: Pipeli
             route.anonCacheTtlMs > 0 && stages.cache !== null && principal === ANONYMOUS ? cacheKey(ctx) : null;
           if (key !== null) {
             const hit = stages.cache!.get(key);
-            if (hit) return done(withHeaders(hit, extraHeaders, 'hit'));
+            if (hit) return done(withHeaders(route.ageCached ? aged(hit, route.ageCached) : hit, extraHeaders, 'hit'));
           }
           return step(route.handler(ctx), (reply): PipelineOutcome => {
             if (isStreamReply(reply)) return done({ kind: 'stream', headers: { ...extraHeaders }, stream: reply.stream, lease });
             const wire = serializeReply(reply);
-            if (key !== null && isCacheableStatus(wire.status)) stages.cache!.set(key, wire, route.anonCacheTtlMs);
+            if (key !== null && isCacheableStatus(wire.status)) {
+              const entry: CachedReply = route.ageCached ? { ...wire, source: reply.body, storedAtMs: Date.now() } : wire;
+              stages.cache!.set(key, entry, route.anonCacheTtlMs);
+            }
             return done(withHeaders(wire, extraHeaders, key !== null ? 'miss' : undefined));
           });
         });

@@ -37,6 +37,11 @@ export interface RouteDef {
   readonly maxBodyBytes?: number;
   /** TTL of the anonymous response cache in ms; 0 = not cached. */
   readonly anonCacheTtlMs: number;
+  /**
+   * Rewrites a body the anonymous cache stored `elapsedMs` ago before it is served again (prices: their ages grow),
+   * so a cached answer never claims fresher data than it holds. Absent: cached bytes are served as stored.
+   */
+  readonly ageCached?: (body: unknown, elapsedMs: number) => unknown;
   /** Extra request headers to copy into the context (lower-case). */
   readonly copyHeaders?: readonly string[];
   /** The handler. */

@@ -20,6 +20,7 @@ import {
 import { PriceFanout } from './price-fanout.js';
 import { noRateLimit, type RateLimitStage } from './rate-limit.js';
 import { buildRoutes } from './routes/index.js';
+import type { HealthDeps } from './routes/health.js';
 import type { PointsReader } from './routes/points.js';
 import type { StreamSlotStage } from './stream-slots.js';
 import { SseHub } from './sse.js';
@@ -47,6 +48,8 @@ export interface ServerOptions {
   readonly anonCacheTtlMs?: number;
   /** SSE heartbeat period in ms; default 15000. */
   readonly heartbeatMs?: number;
+  /** The feed's freshness for /health (absent: health reports readiness only). */
+  readonly health?: HealthDeps;
   /** How long `close()` waits for in-flight requests before dropping connections; default 5000 ms. */
   readonly shutdownGraceMs?: number;
 }
@@ -87,6 +90,7 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
     priceService: opts.priceService,
     fanout,
     points: opts.points,
+    ...(opts.health ? { health: opts.health } : {}),
     ...(opts.anonCacheTtlMs === undefined ? {} : { anonCacheTtlMs: opts.anonCacheTtlMs }),
   });
   for (const r of routes) mountRoute(app, r, { stages, hub, tracker });

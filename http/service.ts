@@ -35,6 +35,9 @@ import { streamSlots } from './stream-slots.js';
 export interface RunningService {
   readonly port: number;
   readonly priceService: SlabPriceService;
+  /** The shared pool slab and mint table (read-only outside the ingest thread; tests compare them to the chain). */
+  readonly slab: PoolSlab;
+  readonly mints: MintTable;
   readonly ingest: IngestHost;
   readonly store: Store;
   readonly keys: KeyService;
@@ -111,6 +114,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
       pingIntervalMs: cfg.geyserPingMs,
       silenceMs: cfg.geyserSilenceMs,
       statsIntervalMs: 1000,
+      chainPollMs: cfg.chainPollMs,
     },
     {
       onReady: (pools) => {
@@ -136,6 +140,10 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     slots: streamSlots(limiters.slots),
     observe,
     points: (id) => pointsView(store, id),
+    health: {
+      feed: () => ingest.feed(),
+      bounds: { maxSlotLag: cfg.healthMaxSlotLag, maxUpdateAgeMs: cfg.healthMaxUpdateAgeMs, maxChainAgeMs: cfg.healthMaxUpdateAgeMs },
+    },
   });
   const admin = await startAdminServer({ keys, token: loadAdminToken(cfg.dataDir, cfg.adminToken), host: cfg.adminHost, port: cfg.adminPort });
   writeAdminEndpoint(cfg.dataDir, { url: admin.url, pid: process.pid });
@@ -151,6 +159,8 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
   return {
     port: server.port,
     priceService,
+    slab,
+    mints,
     ingest,
     store,
     keys,

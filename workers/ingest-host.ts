@@ -2,6 +2,7 @@
  * Starts the ingest worker from the main thread and relays its messages.
  */
 import { Worker } from 'node:worker_threads';
+import type { FeedStatus } from '../engine/ingest/feed-status.js';
 import type { IngestMessage, IngestWorkerData } from './protocol.js';
 
 /** Callbacks of the ingest worker. */
@@ -16,6 +17,8 @@ export interface IngestHostHandlers {
 export interface IngestHost {
   /** Latest stats reported by the worker. */
   stats(): Record<string, number | boolean | string>;
+  /** The newest feed status the worker reported (null before the first). */
+  feed(): FeedStatus | null;
   /** Stops the worker. */
   stop(): Promise<void>;
 }
@@ -24,6 +27,7 @@ export interface IngestHost {
 export function startIngestWorker(data: IngestWorkerData, h: IngestHostHandlers): IngestHost {
   const worker = new Worker(new URL('./ingest.worker.js', import.meta.url), { workerData: data });
   let stats: Record<string, number | boolean | string> = {};
+  let feed: FeedStatus | null = null;
   worker.on('message', (m: IngestMessage) => {
     switch (m.type) {
       case 'ready':
@@ -34,6 +38,9 @@ export function startIngestWorker(data: IngestWorkerData, h: IngestHostHandlers)
         break;
       case 'stats':
         stats = m.stats;
+        break;
+      case 'feed':
+        feed = { ...m.feed, processedSlot: BigInt(m.feed.processedSlot), chainSlot: BigInt(m.feed.chainSlot) };
         break;
       case 'log':
         h.onLog(m.level, m.msg, m.ctx);
@@ -47,6 +54,7 @@ export function startIngestWorker(data: IngestWorkerData, h: IngestHostHandlers)
   worker.on('exit', (code) => h.onExit(code));
   return {
     stats: () => stats,
+    feed: () => feed,
     async stop(): Promise<void> {
       worker.postMessage({ type: 'stop' });
       await Promise.race([new Promise((r) => worker.once('exit', r)), new Promise((r) => setTimeout(r, 2000))]);

@@ -6,6 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { ADAPTERS } from '../engine/adapters/registry.js';
 import { createGeyserTransport } from '../engine/chain/geyser-factory.js';
 import { RpcClient } from '../engine/chain/rpc-client.js';
+import { ChainWatch } from '../engine/ingest/chain-watch.js';
 import { IngestCore } from '../engine/ingest/ingest-core.js';
 import { IngestRunner } from '../engine/ingest/ingest-runner.js';
 import { MintTable } from '../engine/slab/mint-table.js';
@@ -18,6 +19,8 @@ const post = (m: IngestMessage): void => port.postMessage(m);
 
 const slab = PoolSlab.attach(data.poolSab, data.extSab);
 const mints = MintTable.attach(data.mintSab);
+// Polls get their own client: one attempt, a short timeout (a missed poll is simply missed, never queued).
+const chain = new ChainWatch({ rpc: new RpcClient(data.rpcUrl, { retries: 0, timeoutMs: 2000 }), pollMs: data.chainPollMs ?? 200 });
 const core = new IngestCore({
   slab,
   mints,
@@ -26,12 +29,15 @@ const core = new IngestCore({
   // The runner is created right below; discovery only happens once it runs.
   onMissingAccounts: (a) => runner.noteMissing(a),
   onMissingOwnedTokenAccounts: (o) => runner.noteMissingOwners(o),
+  // Records are stamped no later than the chain opened their slot: held-back data never looks fresh.
+  dataTimeMs: (slot, appliedAtMs) => chain.timeline.notAfterOpenMs(slot, appliedAtMs),
 });
 const runner: IngestRunner = new IngestRunner({
   rpc: new RpcClient(data.rpcUrl),
   connect: () => createGeyserTransport(data.transport, { url: data.geyserUrl, xToken: data.geyserXToken }),
   core,
   adapters: ADAPTERS,
+  chain,
   pingIntervalMs: data.pingIntervalMs,
   silenceMs: data.silenceMs,
   log: (level, msg, ctx) => post({ type: 'log', level, msg, ctx }),
@@ -51,10 +57,17 @@ const statsTimer = setInterval(() => {
 }, data.statsIntervalMs);
 statsTimer.unref();
 
+const feedTimer = setInterval(() => {
+  const f = runner.feedStatus();
+  post({ type: 'feed', feed: { ...f, processedSlot: f.processedSlot.toString(), chainSlot: f.chainSlot.toString() } });
+}, data.feedIntervalMs ?? 250);
+feedTimer.unref();
+
 port.on('message', (m: { type: string }) => {
   if (m.type === 'stop') {
     runner.stop();
     clearInterval(statsTimer);
+    clearInterval(feedTimer);
     port.close();
   }
 });

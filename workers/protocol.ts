@@ -2,6 +2,7 @@
  * The typed, versioned task protocol between the main thread and the quote workers. A worker refuses a task of
  * another version (a mixed deploy must fail loudly, not misread fields).
  */
+import type { FeedStatus } from '../engine/ingest/feed-status.js';
 import type { PriceEntry } from '../engine/router/price-types.js';
 
 /** Version of the task protocol; bump on any change of a task or result shape. */
@@ -56,8 +57,12 @@ export type IngestMessage =
   | { readonly type: 'ready'; readonly pools: number }
   | { readonly type: 'change'; readonly pools: readonly number[]; readonly confirmed: boolean; readonly slot: string }
   | { readonly type: 'stats'; readonly stats: Record<string, number | boolean | string> }
+  | { readonly type: 'feed'; readonly feed: FeedStatusWire }
   | { readonly type: 'log'; readonly level: 'debug' | 'info' | 'warn' | 'error'; readonly msg: string; readonly ctx?: Record<string, unknown> }
   | { readonly type: 'fatal'; readonly error: string };
+
+/** A {@link FeedStatus} as posted between threads (slots as decimal strings). */
+export type FeedStatusWire = Omit<FeedStatus, 'processedSlot' | 'chainSlot'> & { readonly processedSlot: string; readonly chainSlot: string };
 
 /** Settings the ingest worker receives at start. */
 export interface IngestWorkerData {
@@ -72,4 +77,8 @@ export interface IngestWorkerData {
   readonly pingIntervalMs: number;
   readonly silenceMs: number;
   readonly statsIntervalMs: number;
+  /** Period of the feed-status reports (freshness for /health). */
+  readonly feedIntervalMs?: number;
+  /** Period of the chain's slot polls over RPC. */
+  readonly chainPollMs?: number;
 }

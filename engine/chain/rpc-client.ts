@@ -78,6 +78,11 @@ export class RpcClient {
     return BigInt(await this.call<number>('getSlot', [{ commitment }]));
   }
 
+  /** The cluster's genesis hash (identifies the chain: a different cluster or a fresh ledger has another). */
+  async getGenesisHash(): Promise<string> {
+    return this.call<string>('getGenesisHash', []);
+  }
+
   /** Every account of a program matching the filters, with the context slot. */
   async getProgramAccounts(programId: string, filters: RpcFilter[], commitment = 'confirmed'): Promise<WithSlot<RpcAccount[]>> {
     const r = await this.call<{ context: { slot: number }; value: { pubkey: string; account: RawAccount }[] }>(

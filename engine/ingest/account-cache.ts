@@ -34,6 +34,11 @@ export class AccountCache {
     return this.accounts.has(address);
   }
 
+  /** Forgets every account (the chain was replaced: what was held belongs to another history). */
+  clear(): void {
+    this.accounts.clear();
+  }
+
   /** Number of accounts held. */
   get size(): number {
     return this.accounts.size;

@@ -56,6 +56,11 @@ export class ConfirmTracker {
     return out;
   }
 
+  /** Forgets every pending state (the chain was replaced). */
+  clear(): void {
+    this.pending.clear();
+  }
+
   /** Pools with unconfirmed states. */
   get size(): number {
     return this.pending.size;

@@ -40,7 +40,16 @@ export interface IngestCoreOptions {
   /** Called with pools whose mints are known only from the token accounts they own (fetch those accounts). */
   readonly onMissingOwnedTokenAccounts?: (owners: readonly string[]) => void;
   readonly now?: () => number;
+  /**
+   * The time stamped on records of state read at `slot` (their `updatedAtMs`, from which `poolCacheAgeMs` is
+   * computed): at or before the moment the chain opened that slot, so data held back by a stalled stream is never
+   * stamped as fresh. Default: the time the state is applied.
+   */
+  readonly dataTimeMs?: (slot: bigint, appliedAtMs: number) => number;
 }
+
+/** Slot statuses further than this below the newest processed slot count as the chain going backwards. */
+export const REGRESSION_SLOTS = 64n;
 
 /** Counters for stats and benchmarks. */
 export interface IngestCounters {
@@ -60,6 +69,10 @@ export class IngestCore {
   private readonly tracker = new ConfirmTracker();
   private readonly byProgram = new Map<string, DexAdapter>();
   private readonly now: () => number;
+  /** Slot statuses received far below the processed slot held (a chain that went backwards), and when last. */
+  private behind = { count: 0, lastAtMs: 0, slot: 0n };
+  /** When the processed slot last moved forward (0 before). */
+  private advancedAtMs = 0;
   private clock: ChainClock = { slot: 0n, unixTimestamp: 0n, epoch: 0n };
   private confirmedSlot = 0n;
   private processedSlot = 0n;
@@ -85,6 +98,11 @@ export class IngestCore {
   /** Highest slot reported processed (where a reconnect resumes with `from_slot`). */
   get lastProcessedSlot(): bigint {
     return this.processedSlot;
+  }
+
+  /** When the slot stream last moved the processed slot forward (epoch ms; 0 before). */
+  get slotAdvancedAtMs(): number {
+    return this.advancedAtMs;
   }
 
   /** Pools waiting for accounts before they can be described (diagnostics). */
@@ -119,12 +137,63 @@ export class IngestCore {
 
   /** A slot status from the slot stream. */
   slotStatus(slot: bigint, status: SlotCommitment): void {
+    if (slot + REGRESSION_SLOTS < this.processedSlot) this.behind = { count: this.behind.count + 1, lastAtMs: this.now(), slot };
     for (const batch of this.batcher.slotDone(slot)) this.applyBatch(batch);
     if (slot > this.processedSlot) {
       this.processedSlot = slot;
+      this.advancedAtMs = this.now();
       this.opts.slab.setProcessedSlot(slot);
     }
     if ((status === 'confirmed' || status === 'finalized') && slot > this.confirmedSlot) this.confirm(slot);
+  }
+
+  /**
+   * Slot statuses seen more than {@link REGRESSION_SLOTS} below the processed slot held: how many, the newest
+   * such slot and when it arrived. A stream of these means the chain the stream follows went backwards.
+   */
+  get statusesBehind(): { readonly count: number; readonly lastAtMs: number; readonly slot: bigint } {
+    return this.behind;
+  }
+
+  /**
+   * The chain was replaced (restarted from genesis, another cluster, a restore): forgets every account version,
+   * buffered update, pending confirmation and slot, so the next snapshot is applied whatever its slots. Pools keep
+   * their slab indices; {@link markAbsentPools} retires those the new chain does not have.
+   */
+  resetChain(): void {
+    this.cache.clear();
+    this.batcher.clear();
+    this.tracker.clear();
+    this.pending.clear();
+    this.waiters.clear();
+    this.ownedTokenAccounts.clear();
+    this.awaitingOwned.clear();
+    this.clockBound.clear();
+    this.processedSlot = 0n;
+    this.confirmedSlot = 0n;
+    this.behind = { count: 0, lastAtMs: 0, slot: 0n };
+    this.opts.slab.setProcessedSlot(0n);
+    this.opts.slab.setConfirmedSlot(0n);
+  }
+
+  /**
+   * After a reload: every known pool whose account the new chain does not have, or whose state cannot be built
+   * from it, is written as absent (not tradable) in both views, so nothing prices from the replaced chain's data.
+   * Returns how many.
+   */
+  markAbsentPools(): number {
+    const gone: number[] = [];
+    const now = this.now();
+    for (const p of this.registry.all()) {
+      if (this.cache.has(p.desc.address) && this.build(p) !== null) continue;
+      const fields = newRecordFields();
+      fields.status = RECORD_STATUS_ABSENT;
+      this.opts.slab.write(p.index, VIEW_LATEST, fields, 0n, now, true);
+      this.opts.slab.write(p.index, VIEW_CONFIRMED, fields, 0n, now, true);
+      gone.push(p.index);
+    }
+    if (gone.length > 0) this.opts.onChange({ pools: gone, confirmed: true, slot: 0n });
+    return gone.length;
   }
 
   /** Applies whatever is still buffered (used before a snapshot boundary and at shutdown). */
@@ -267,7 +336,8 @@ export class IngestCore {
   /** Rebuilds and writes the latest view of every dirty pool as of `slot`. */
   private writeDirty(dirty: Set<PoolEntry>, slot: bigint): void {
     if (dirty.size === 0) return;
-    const now = this.now();
+    const appliedAt = this.now();
+    const now = this.opts.dataTimeMs ? this.opts.dataTimeMs(slot, appliedAt) : appliedAt;
     const written: number[] = [];
     const confirmedNow: number[] = [];
     for (const p of dirty) {
@@ -324,6 +394,9 @@ export class IngestCore {
     this.opts.onChange({ pools, confirmed: true, slot });
   }
 }
+
+/** Record status of a pool whose account the chain no longer has (after a reload); never tradable. */
+export const RECORD_STATUS_ABSENT = 0xffff_ffff;
 
 /** The key of {@link IngestCore} `awaitingOwned`: the address's 32 bytes as a latin1 string. */
 function ownedKey(address: string): string {

@@ -1,17 +1,21 @@
 /**
  * The I/O side of ingest: the startup snapshot over RPC, then the Geyser stream, with reconnect (backoff and
  * `from_slot`), keep-alive pings, silence detection, and re-subscription when new pools bring new accounts.
+ * Recovery: a resume point gone from the server's replay window (told by the gRPC status code) means subscribing
+ * from the present and re-reading every watched account, retried with backoff until it succeeds; a chain that
+ * went backwards or was replaced (slots far below what is held, a new genesis hash) is reloaded from scratch.
  */
 import type { DexAdapter } from '../adapters/types.js';
 import type { GeyserSubscription, GeyserTransport } from '../chain/geyser-transport.js';
+import { isResumePointGone } from '../chain/grpc-status.js';
 import type { RpcClient } from '../chain/rpc-client.js';
 import type { SubscribeUpdate } from '../chain/yellowstone.js';
-import type { AccountUpdate } from './account-update.js';
-import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '../adapters/common/spl-layouts.js';
-import { CLOCK_SYSVAR } from './clock.js';
+import type { ChainWatch } from './chain-watch.js';
+import type { FeedStatus } from './feed-status.js';
 import { applyGeyserUpdate } from './geyser-update.js';
-import type { IngestCore } from './ingest-core.js';
-import { buildSubscribeRequest, toRpcFilters } from './subscription.js';
+import { REGRESSION_SLOTS, type IngestCore } from './ingest-core.js';
+import { SnapshotLoader } from './snapshot-loader.js';
+import { buildSubscribeRequest } from './subscription.js';
 
 /** Log sink of the runner. */
 export type IngestLog = (level: 'debug' | 'info' | 'warn' | 'error', msg: string, ctx?: Record<string, unknown>) => void;
@@ -23,119 +27,176 @@ export interface IngestRunnerOptions {
   readonly connect: () => Promise<GeyserTransport>;
   readonly core: IngestCore;
   readonly adapters: readonly DexAdapter[];
+  /** The chain watch (slot polls, genesis hash); without it there is no lag measure and no regression check. */
+  readonly chain?: ChainWatch;
   readonly log?: IngestLog;
   readonly pingIntervalMs?: number;
   /** A stream silent this long is treated as dropped. */
   readonly silenceMs?: number;
   readonly backoffInitialMs?: number;
   readonly backoffMaxMs?: number;
+  /** Resync retry backoff: first delay and cap (default 250 ms, 10 s). */
+  readonly resyncBackoffInitialMs?: number;
+  readonly resyncBackoffMaxMs?: number;
+  /** How long both signs of a chain gone backwards must persist before a reload; default 2,000 ms. */
+  readonly regressionConfirmMs?: number;
   /** Called once the snapshot is applied. */
   readonly onReady?: () => void;
 }
 
-/** Stream statistics. */
+/** Stream and recovery statistics. */
 export interface IngestRunnerStats {
   connects: number;
   reconnects: number;
   messages: number;
+  /** Any message, pongs included (silence detection). */
   lastMessageAtMs: number;
+  /** Account updates and slot statuses only (freshness). */
+  lastUpdateAtMs: number;
   connected: boolean;
+  resyncs: number;
+  resyncFailures: number;
+  resyncPending: boolean;
+  reloads: number;
+  reloading: boolean;
 }
+
+type Owed = 'accounts' | 'reload';
 
 /** Snapshot then stream, until stopped. */
 export class IngestRunner {
-  readonly stats: IngestRunnerStats = { connects: 0, reconnects: 0, messages: 0, lastMessageAtMs: 0, connected: false };
+  readonly stats: IngestRunnerStats = {
+    connects: 0,
+    reconnects: 0,
+    messages: 0,
+    lastMessageAtMs: 0,
+    lastUpdateAtMs: 0,
+    connected: false,
+    resyncs: 0,
+    resyncFailures: 0,
+    resyncPending: false,
+    reloads: 0,
+    reloading: false,
+  };
   private stopped = false;
   private sub: GeyserSubscription | null = null;
   private transport: GeyserTransport | null = null;
-  private readonly missing = new Set<string>();
-  /** Pools whose owned token accounts must be read (pools described by them). */
-  private readonly missingOwners = new Set<string>();
+  private readonly loader: SnapshotLoader;
   private fetching = false;
   private pingId = 1;
-  /** Set when the server refused `from_slot`: re-read every account once the next stream is up. */
-  private resyncAfterConnect = false;
+  /** Where the next Subscribe resumes (`from_slot`); undefined: from the present. */
+  private resumeFrom: bigint | undefined;
+  /** The recovery owed (a resync or a full reload), bumped by each new request so a request made during a run repeats it. */
+  private owed: Owed | null = null;
+  private owedGeneration = 0;
+  private resyncRunning = false;
+  /** Since when the chain has looked like it went backwards (0: it does not). */
+  private regressionSinceMs = 0;
   private timers: NodeJS.Timeout[] = [];
   private readonly log: IngestLog;
 
   constructor(private readonly o: IngestRunnerOptions) {
     this.log = o.log ?? (() => undefined);
+    this.loader = new SnapshotLoader(o.rpc, o.core, o.adapters);
   }
 
   /** Accounts that newly discovered pools need (wired to the core's `onMissingAccounts`). */
   noteMissing(addresses: readonly string[]): void {
-    for (const a of addresses) this.missing.add(a);
+    for (const a of addresses) this.loader.missing.add(a);
     if (this.sub) void this.fetchMissing();
   }
 
   /** Pools whose mints are known only from the token accounts they own (the core's `onMissingOwnedTokenAccounts`). */
   noteMissingOwners(owners: readonly string[]): void {
-    for (const o of owners) this.missingOwners.add(o);
+    for (const o of owners) this.loader.missingOwners.add(o);
     if (this.sub) void this.fetchMissing();
   }
 
   /** Loads the snapshot, then streams until {@link stop}. Resolves once the snapshot is applied. */
   async start(): Promise<void> {
+    if (this.o.chain) {
+      this.o.chain.start();
+      await this.o.chain.checkGenesis();
+    }
     const slot = await this.snapshot();
     this.o.onReady?.();
-    void this.streamLoop(slot);
+    this.resumeFrom = slot;
+    void this.streamLoop();
     const ping = this.o.pingIntervalMs ?? 15_000;
     this.timers.push(setInterval(() => this.ping(), ping).unref());
     this.timers.push(setInterval(() => this.checkSilence(), Math.min(ping, 1000)).unref());
+    if (this.o.chain) this.timers.push(setInterval(() => this.checkRegression(), 250).unref());
   }
 
   /** Stops streaming. */
   stop(): void {
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
+    this.o.chain?.stop();
     this.sub?.close();
     this.transport?.close();
   }
 
-  /**
-   * Program accounts of every adapter, then their dependencies and the clock; returns the snapshot slot. `all`
-   * (a resync) re-reads every watched account, not only those the cache lacks.
-   */
-  private async snapshot(all = false): Promise<bigint> {
-    const { rpc, core } = this.o;
-    const accounts: AccountUpdate[] = [];
-    let slot = 0n;
-    for (const a of this.o.adapters) {
-      // Auxiliary accounts (configs) first so that pools find them when discovered.
-      for (const f of [...a.auxFilters, ...a.poolFilters]) {
-        const r = await rpc.getProgramAccounts(a.programId, toRpcFilters(f));
-        if (r.slot > slot) slot = r.slot;
-        for (const acc of r.value) accounts.push({ ...acc, slot: r.slot, writeVersion: 0n });
-      }
-    }
-    core.applySnapshot(accounts, slot);
-    // Dependencies, then what they reveal (pools waiting for a config or their mints' decimals, and those pools'
-    // own dependencies): a few rounds at most.
-    let last = slot;
-    this.missing.add(CLOCK_SYSVAR);
-    if (all) for (const a of core.watchedAccounts()) this.missing.add(a);
-    for (let round = 0; (this.missing.size > 0 || this.missingOwners.size > 0) && round < 5; round++) {
-      const r = await this.fetchRound(round === 0);
-      if (r > last) last = r;
-    }
-    this.log('info', 'snapshot loaded', { pools: core.registry.size, pending: core.pendingPools, accounts: core.cache.size, slot: String(last) });
-    return last;
+  /** The feed's freshness as `/health` judges it. */
+  feedStatus(): FeedStatus {
+    const c = this.o.chain;
+    return {
+      connected: this.stats.connected,
+      lastUpdateAtMs: this.stats.lastUpdateAtMs,
+      processedSlot: this.o.core.lastProcessedSlot,
+      chainSlot: c?.tip ?? 0n,
+      chainSlotAtMs: c?.tipAtMs ?? 0,
+      slotAdvancedAtMs: this.o.core.slotAdvancedAtMs,
+      resyncPending: this.stats.resyncPending,
+      resyncFailures: this.stats.resyncFailures,
+      resyncs: this.stats.resyncs,
+      reloading: this.stats.reloading,
+      reloads: this.stats.reloads,
+    };
   }
 
-  private async streamLoop(snapshotSlot: bigint): Promise<void> {
-    let fromSlot: bigint | undefined = snapshotSlot;
+  /**
+   * The chain was replaced: drop the stream, forget every account version and slot, and reload everything over
+   * RPC (retried until it succeeds); pools the new chain does not have are retired.
+   */
+  reload(reason: string): void {
+    if (this.stopped) return;
+    this.log('warn', 'the chain went backwards or was replaced; reloading every account', { reason });
+    this.stats.reloading = true;
+    this.regressionSinceMs = 0;
+    this.resumeFrom = undefined;
+    this.o.core.resetChain();
+    this.o.chain?.reset();
+    this.owe('reload');
+    // The stream follows the old history (or replays from a slot the new chain has not reached): start afresh.
+    this.sub?.close();
+  }
+
+  /** The snapshot (all: every watched account re-read too), logged; returns its slot. */
+  private async snapshot(all = false): Promise<bigint> {
+    const slot = await this.loader.load(all);
+    const core = this.o.core;
+    this.log('info', 'snapshot loaded', { pools: core.registry.size, pending: core.pendingPools, accounts: core.cache.size, slot: String(slot) });
+    return slot;
+  }
+
+  private async streamLoop(): Promise<void> {
     let delay = this.o.backoffInitialMs ?? 100;
     while (!this.stopped) {
+      // A replaced chain is noticed on (re)connect too, before resuming into a history that is not there.
+      if (this.o.chain && (await this.o.chain.checkGenesis())) this.reload('genesis hash changed');
+      const fromSlot = this.resumeFrom;
       const ended = await this.runOnce(fromSlot);
       if (this.stopped) return;
       if (ended.gotMessages) delay = this.o.backoffInitialMs ?? 100;
       this.stats.reconnects++;
       // Resume where the slabs are: the replay window refills what happened while disconnected.
-      fromSlot = this.o.core.lastProcessedSlot > 0n ? this.o.core.lastProcessedSlot : snapshotSlot;
-      if (ended.rejectedFromSlot) {
-        this.log('warn', 'from_slot refused; resubscribing without it and re-reading watched accounts');
-        fromSlot = undefined;
-        this.resyncAfterConnect = true;
+      if (this.o.core.lastProcessedSlot > 0n && !this.stats.reloading) this.resumeFrom = this.o.core.lastProcessedSlot;
+      if (!ended.gotMessages && fromSlot !== undefined && isResumePointGone(ended.error)) {
+        this.log('warn', 'from_slot is outside the server replay window; resubscribing from the present and re-reading every watched account', { fromSlot: String(fromSlot) });
+        this.resumeFrom = undefined;
+        this.owe('accounts');
+        delay = this.o.backoffInitialMs ?? 100;
       }
       this.log('warn', 'geyser stream ended; reconnecting', { error: errorText(ended.error).trim(), delayMs: delay });
       await sleep(delay * (0.8 + Math.random() * 0.4));
@@ -143,8 +204,7 @@ export class IngestRunner {
     }
   }
 
-
-  private async runOnce(fromSlot: bigint | undefined): Promise<{ error: Error | null; gotMessages: boolean; rejectedFromSlot: boolean }> {
+  private async runOnce(fromSlot: bigint | undefined): Promise<{ error: Error | null; gotMessages: boolean }> {
     let gotMessages = false;
     try {
       this.transport?.close();
@@ -165,83 +225,124 @@ export class IngestRunner {
             this.stats.connected = true;
             this.stats.lastMessageAtMs = Date.now();
             this.log('info', 'geyser subscribed', { transport: this.transport?.name, fromSlot: fromSlot?.toString() });
-            if (this.resyncAfterConnect) {
-              this.resyncAfterConnect = false;
-              void this.resync();
-            }
-            if (this.missing.size > 0) void this.fetchMissing();
+            if (this.owed) void this.resyncLoop();
+            if (this.loader.owed) void this.fetchMissing();
           })
           .catch((e: Error) => resolve(e));
       });
       this.sub = null;
       this.stats.connected = false;
-      const rejectedFromSlot = !gotMessages && fromSlot !== undefined && /from_slot|fromSlot|INVALID_ARGUMENT|OUT_OF_RANGE/i.test(errorText(error));
-      return { error, gotMessages, rejectedFromSlot };
+      return { error, gotMessages };
     } catch (e) {
       this.sub = null;
       this.stats.connected = false;
-      return { error: e as Error, gotMessages, rejectedFromSlot: false };
+      return { error: e as Error, gotMessages };
     }
   }
 
   private onUpdate(u: SubscribeUpdate): void {
+    const now = Date.now();
     this.stats.messages++;
-    this.stats.lastMessageAtMs = Date.now();
+    this.stats.lastMessageAtMs = now;
+    if (u.account || u.slot) this.stats.lastUpdateAtMs = now;
     applyGeyserUpdate(this.o.core, u);
-  }
-
-  /**
-   * One fetch round: the missing accounts by address and the token accounts of pools described by them, applied
-   * as a snapshot at the lowest context slot read. Returns the highest context slot read.
-   */
-  private async fetchRound(rereadCached = false): Promise<bigint> {
-    const { rpc, core } = this.o;
-    // An account asked for twice (a pool woken mid-batch asks for one the same batch brings) is read once.
-    const addrs = rereadCached ? [...this.missing] : [...this.missing].filter((a) => !core.cache.has(a));
-    const owners = [...this.missingOwners];
-    this.missing.clear();
-    this.missingOwners.clear();
-    const ups: AccountUpdate[] = [];
-    let slot = 0n;
-    if (addrs.length > 0) {
-      const r = await rpc.getMultipleAccounts(addrs);
-      r.value.forEach((a) => a && ups.push({ ...a, slot: r.slot, writeVersion: 0n }));
-      slot = r.slot;
-    }
-    for (const owner of owners) {
-      for (const program of [TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID]) {
-        const r = await rpc.getTokenAccountsByOwner(owner, program);
-        for (const a of r.value) ups.push({ ...a, slot: r.slot, writeVersion: 0n });
-        if (r.slot > slot) slot = r.slot;
-      }
-    }
-    core.applySnapshot(ups, slot);
-    return slot;
   }
 
   /** Fetches accounts new pools need, applies them, and widens the subscription to watch them. */
   private async fetchMissing(): Promise<void> {
-    if (this.fetching || (this.missing.size === 0 && this.missingOwners.size === 0)) return;
+    if (this.fetching || !this.loader.owed) return;
     this.fetching = true;
+    let failed = false;
     try {
       this.sub?.write(buildSubscribeRequest(this.o.adapters, this.o.core.watchedAccounts()));
-      await this.fetchRound();
+      await this.loader.fetchRound();
       this.sub?.write(buildSubscribeRequest(this.o.adapters, this.o.core.watchedAccounts()));
     } catch (e) {
-      this.log('warn', 'fetching accounts of new pools failed', { error: (e as Error).message });
+      failed = true;
+      this.log('warn', 'fetching accounts of new pools failed; retrying', { error: (e as Error).message });
     } finally {
       this.fetching = false;
-      if (this.missing.size > 0 || this.missingOwners.size > 0) setTimeout(() => void this.fetchMissing(), 200).unref();
+      if (this.loader.owed) setTimeout(() => void this.fetchMissing(), failed ? 1000 : 200).unref();
     }
   }
 
-  /** After a reconnect without replay: re-read every watched and program account. */
-  private async resync(): Promise<void> {
+  /** Records a recovery owed; the strongest wins (a reload includes a resync). */
+  private owe(kind: Owed): void {
+    this.owed = this.owed === 'reload' ? 'reload' : kind;
+    this.owedGeneration++;
+    this.stats.resyncPending = true;
+    if (kind === 'reload') void this.resyncLoop();
+  }
+
+  /**
+   * Pays what is owed: re-reads every program and watched account over RPC (a reload also retires pools the new
+   * chain lacks), retrying with backoff until it succeeds. A resync waits for the new stream to be subscribed
+   * first, so that nothing between the read and the stream is lost.
+   */
+  private async resyncLoop(): Promise<void> {
+    if (this.resyncRunning) return;
+    this.resyncRunning = true;
+    let delay = this.o.resyncBackoffInitialMs ?? 250;
     try {
-      await this.snapshot(true);
-    } catch (e) {
-      this.log('warn', 'resync failed', { error: (e as Error).message });
+      while (!this.stopped && this.owed !== null) {
+        const kind = this.owed;
+        const generation = this.owedGeneration;
+        if (kind === 'accounts' && !this.sub) {
+          await sleep(50);
+          continue;
+        }
+        try {
+          await this.snapshot(true);
+          if (kind === 'reload') {
+            const absent = this.o.core.markAbsentPools();
+            if (absent > 0) this.log('warn', 'pools absent from the reloaded chain retired', { pools: absent });
+          }
+          if (this.owedGeneration === generation) {
+            this.owed = null;
+            this.stats.resyncPending = false;
+            this.stats.resyncFailures = 0;
+            if (kind === 'reload') {
+              this.stats.reloading = false;
+              this.stats.reloads++;
+            }
+          }
+          this.stats.resyncs++;
+          this.log('info', kind === 'reload' ? 'reload complete' : 'resync complete', { pools: this.o.core.registry.size });
+          delay = this.o.resyncBackoffInitialMs ?? 250;
+        } catch (e) {
+          this.stats.resyncFailures++;
+          this.log('warn', 'resync failed; retrying', { error: (e as Error).message, attempt: this.stats.resyncFailures, delayMs: delay });
+          await sleep(delay * (0.8 + Math.random() * 0.4));
+          delay = Math.min(delay * 2, this.o.resyncBackoffMaxMs ?? 10_000);
+        }
+      }
+    } finally {
+      this.resyncRunning = false;
     }
+  }
+
+  /**
+   * The chain went backwards when, for `regressionConfirmMs`, the stream has not moved the processed slot forward
+   * and either the RPC poll or the slot stream puts the chain more than {@link REGRESSION_SLOTS} below what is held
+   * (and the other does not contradict it). A lagging RPC node alone never triggers it: the stream keeps advancing.
+   */
+  private checkRegression(): void {
+    const chain = this.o.chain;
+    if (!chain || this.stats.reloading || this.stopped) return;
+    const now = Date.now();
+    const held = this.o.core.lastProcessedSlot;
+    const confirmMs = this.o.regressionConfirmMs ?? 2000;
+    const stuck = now - this.o.core.slotAdvancedAtMs >= confirmMs;
+    const rpcFresh = chain.tipAtMs > 0 && now - chain.tipAtMs < confirmMs;
+    const rpcBehind = rpcFresh && chain.tip + REGRESSION_SLOTS < held;
+    const behind = this.o.core.statusesBehind;
+    const streamBehind = behind.count > 0 && now - behind.lastAtMs < confirmMs && !(rpcFresh && chain.tip + REGRESSION_SLOTS >= held);
+    if (held > 0n && stuck && (rpcBehind || streamBehind)) {
+      if (this.regressionSinceMs === 0) this.regressionSinceMs = now;
+      if (now - this.regressionSinceMs >= confirmMs) {
+        this.reload(`the chain is at slot ${rpcBehind ? chain.tip : behind.slot}, ingest held ${held}`);
+      }
+    } else this.regressionSinceMs = 0;
   }
 
   private ping(): void {
@@ -261,7 +362,7 @@ export class IngestRunner {
   }
 }
 
-/** The napi client puts the gRPC status only in `cause`; grpc-js in `message`. */
+/** The napi client puts the gRPC status only in `cause`; grpc-js in `message` (for logs only). */
 function errorText(e: Error | null): string {
   if (!e) return '';
   const cause = (e as { cause?: { message?: string } }).cause;

@@ -30,6 +30,11 @@ export class SlotBatcher {
     return this.releaseUpTo(BigInt(Number.MAX_SAFE_INTEGER) * 1024n);
   }
 
+  /** Drops everything buffered (the chain was replaced). */
+  clear(): void {
+    this.bySlot.clear();
+  }
+
   /** Number of slots buffered. */
   get pendingSlots(): number {
     return this.bySlot.size;

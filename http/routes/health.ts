@@ -1,13 +1,32 @@
 /**
- * GET /health: `{ status: 'ok', pools }`, or 503 with Retry-After and
- * `{ error, code: 'SERVICE_UNAVAILABLE', status: 'warming', pools }` while the startup snapshot loads.
+ * GET /health: whether this instance's data is fresh, for load balancers and operators.
+ *
+ * 200 `{ status: 'ok', pools, slot, chainSlot, slotLag, lastUpdateAgeMs, ... }` while the live feed is fresh;
+ * 503 with Retry-After and `{ error, code: 'SERVICE_UNAVAILABLE', status, reason, details, ...the same fields }`
+ * while warming (`status: 'warming'`) or stale (`status: 'stale'`, `reason` one of `reloading`, `resyncing`,
+ * `slot-lag`, `stream-silent`, `no-feed`; bounds in {@link FreshnessBounds}). Data routes keep answering while
+ * stale; their `poolCacheAgeMs` and `confidence` say how old the data is.
  */
+import { assessFeed, DEFAULT_FRESHNESS, type FeedStatus, type FreshnessBounds } from '../../engine/ingest/feed-status.js';
 import type { PriceService } from '../../engine/services/price-service-types.js';
 import { ApiError } from '../errors.js';
 import type { RouteDef } from '../route.js';
 
+/** Where the health route reads the feed's freshness. */
+export interface HealthDeps {
+  /** The newest feed status reported by ingest (null before the first report). */
+  readonly feed?: () => FeedStatus | null;
+  readonly bounds?: FreshnessBounds;
+  readonly now?: () => number;
+}
+
+/** Retry-After while stale: load balancers probe again soon. */
+const STALE_RETRY_AFTER_S = 5;
+
 /** The health route. */
-export function healthRoute(svc: PriceService): RouteDef {
+export function healthRoute(svc: PriceService, deps: HealthDeps = {}): RouteDef {
+  const now = deps.now ?? Date.now;
+  const bounds = deps.bounds ?? DEFAULT_FRESHNESS;
   return {
     name: 'health',
     method: 'get',
@@ -21,7 +40,36 @@ export function healthRoute(svc: PriceService): RouteDef {
       if (!svc.ready()) {
         throw new ApiError('SERVICE_UNAVAILABLE', 'The service is warming up', { extra: { status: 'warming', pools } });
       }
-      return { status: 200, body: { status: 'ok', pools } };
+      const feed = deps.feed?.() ?? null;
+      if (!deps.feed) return { status: 200, body: { status: 'ok', pools } };
+      if (feed === null) {
+        throw new ApiError('SERVICE_UNAVAILABLE', 'The live feed has not reported yet', {
+          extra: { status: 'stale', reason: 'no-feed', pools },
+          retryAfterSeconds: STALE_RETRY_AFTER_S,
+        });
+      }
+      const a = assessFeed(feed, now(), bounds);
+      const fields = {
+        pools,
+        slot: Number(feed.processedSlot),
+        chainSlot: feed.chainSlot > 0n ? Number(feed.chainSlot) : null,
+        slotLag: a.slotLag,
+        lastUpdateAgeMs: a.lastUpdateAgeMs,
+        chainSlotAgeMs: a.chainSlotAgeMs,
+        streamConnected: feed.connected,
+        resyncs: feed.resyncs,
+        resyncFailures: feed.resyncFailures,
+        reloads: feed.reloads,
+        bounds: { maxSlotLag: bounds.maxSlotLag, maxUpdateAgeMs: bounds.maxUpdateAgeMs },
+      };
+      if (!a.fresh) {
+        throw new ApiError('SERVICE_UNAVAILABLE', 'The data of this instance is not fresh', {
+          ...(a.detail ? { details: a.detail } : {}),
+          extra: { status: 'stale', reason: a.reason, ...fields },
+          retryAfterSeconds: STALE_RETRY_AFTER_S,
+        });
+      }
+      return { status: 200, body: { status: 'ok', ...fields } };
     },
   };
 }

@@ -2,6 +2,7 @@
  * GET /v1/price/:token and GET /v1/prices?tokens=...: confirmed prices (optimistic=false), anonymous answers
  * cached briefly by the pipeline.
  */
+import { agedPriceEntry } from '../../engine/router/price-age.js';
 import { isPrice, type PriceEntry } from '../../engine/router/price-types.js';
 import type { PriceService, ResolvedToken } from '../../engine/services/price-service-types.js';
 import { ApiError } from '../errors.js';
@@ -29,6 +30,7 @@ export function priceRoute(svc: PriceService, opts: PriceRouteOptions = {}): Rou
     apiKeyQuery: false,
     meter: 'prices',
     anonCacheTtlMs: opts.anonCacheTtlMs ?? PRICE_ANON_CACHE_MS,
+    ageCached: (body, elapsedMs) => agedPriceEntry(body as PriceEntry, elapsedMs),
     handler: (ctx) => {
       requireReady(svc);
       const input = ctx.params.token ?? '';
@@ -61,6 +63,12 @@ export function pricesRoute(svc: PriceService, opts: PriceRouteOptions = {}): Ro
     apiKeyQuery: false,
     meter: 'prices',
     anonCacheTtlMs: opts.anonCacheTtlMs ?? PRICE_ANON_CACHE_MS,
+    ageCached: (body, elapsedMs) => {
+      const b = body as { prices: Record<string, PriceEntry>; timestamp: number };
+      const prices: Record<string, PriceEntry> = Object.create(null) as Record<string, PriceEntry>;
+      for (const k of Object.keys(b.prices)) prices[k] = agedPriceEntry(b.prices[k]!, elapsedMs);
+      return { prices, timestamp: b.timestamp };
+    },
     handler: async (ctx) => {
       requireReady(svc);
       const raw = ctx.query.get('tokens');

@@ -4,7 +4,7 @@
 import type { PriceService } from '../../engine/services/price-service-types.js';
 import type { PriceFanout } from '../price-fanout.js';
 import type { RouteDef } from '../route.js';
-import { healthRoute } from './health.js';
+import { healthRoute, type HealthDeps } from './health.js';
 import { notBuiltRoutes } from './not-built.js';
 import { pointsRoute, type PointsReader } from './points.js';
 import { priceStreamRoute } from './price-stream.js';
@@ -18,13 +18,15 @@ export interface RouteDeps {
   readonly anonCacheTtlMs?: number;
   /** The points ledger view. */
   readonly points: PointsReader;
+  /** The feed's freshness for /health (absent: health reports readiness only). */
+  readonly health?: HealthDeps;
 }
 
 /** Builds the route table. */
 export function buildRoutes(deps: RouteDeps): RouteDef[] {
   const opts = deps.anonCacheTtlMs === undefined ? {} : { anonCacheTtlMs: deps.anonCacheTtlMs };
   return [
-    healthRoute(deps.priceService),
+    healthRoute(deps.priceService, deps.health),
     priceRoute(deps.priceService, opts),
     pricesRoute(deps.priceService, opts),
     priceStreamRoute(deps.priceService, deps.fanout),
