@@ -68,6 +68,14 @@ describe(`hostile requests ${DIRECT ? 'straight to the service (expected to fail
     assertAnswered(await rawExchange(port, CLOSING), 1);
   });
 
+  test('a body reaches the service (nginx sets Content-Length upstream), also sent chunked', async () => {
+    const direct = await fetch(`${sut.base}/v1/quote`, { method: 'POST', headers: { 'x-api-key': TEST_DEMO_KEY, 'content-type': 'application/json' }, body: '{}' });
+    await direct.arrayBuffer();
+    const head = `POST /v1/quote HTTP/1.1\r\nHost: t\r\n${KEY}Content-Type: application/json\r\nConnection: close\r\n`;
+    assertAnswered(await rawExchange(port, `${head}Content-Length: 2\r\n\r\n{}`), 1, direct.status);
+    assertAnswered(await rawExchange(port, `${head}Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`), 1, direct.status);
+  });
+
   test('HTTP/1.0 (no Host, as nginx sends upstream by default): answered, then closed', async () => {
     const ex = await rawExchange(port, `GET ${OK_PATH} HTTP/1.0\r\n${KEY}\r\n`);
     assertAnswered(ex, 1);
