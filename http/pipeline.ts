@@ -148,8 +148,8 @@ export function runPipeline(route: RouteDef, ctx: RequestContext, stages: Pipeli
   }
 }
 
-/** Request headers every route copies. */
-const BASE_HEADERS = ['x-api-key', 'accept', 'x-forwarded-for'] as const;
+/** Request headers every route copies (the recommended nginx front forwards exactly these: http/nginx-front.conf). */
+export const BASE_HEADERS = ['x-api-key', 'accept', 'x-forwarded-for'] as const;
 
 /** Headers added to every answer of a GET route. */
 export const CORS_HEADERS: Readonly<Record<string, string>> = { 'access-control-allow-origin': '*' };
