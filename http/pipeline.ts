@@ -142,8 +142,14 @@ export function runPipeline(route: RouteDef, ctx: RequestContext, stages: Pipeli
 /** Request headers every route copies. */
 const BASE_HEADERS = ['x-api-key', 'accept', 'x-forwarded-for'] as const;
 
-/** Headers added to every answer of a GET route. */
-export const CORS_HEADERS: Readonly<Record<string, string>> = { 'access-control-allow-origin': '*' };
+/**
+ * Headers added to every answer. Why expose: a page script on another origin reads only CORS-safelisted response
+ * headers unless told otherwise, and it needs the rate-limit headers and Retry-After to back off.
+ */
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Cache',
+};
 
 /** Counts requests between copy and write, so `close()` can wait for them. */
 export interface InflightTracker {
