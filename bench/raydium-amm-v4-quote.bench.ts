@@ -32,6 +32,7 @@ function cases(): Case[] {
     if (s.needTakePnlCoin > s.coinVaultAmount || s.needTakePnlPc > s.pcVaultAmount) continue;
     const state: AmmV4State = {
       status: AMM_V4_STATUS_OK, reserveCoin: s.coinVaultAmount - s.needTakePnlCoin, reservePc: s.pcVaultAmount - s.needTakePnlPc,
+      vaultCoin: s.coinVaultAmount, vaultPc: s.pcVaultAmount,
       swapFeeNumerator: 25n, swapFeeDenominator: 10_000n, ammStatus: 6n, poolOpenTime: 0n,
     };
     if (ammV4Quote(state, true, s.amountInCoinToPc, 'ExactIn').status !== 'OK') continue;

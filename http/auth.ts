@@ -19,14 +19,20 @@ export type AuthStage = (ctx: RequestContext, route: RouteDef) => MaybePromise<P
 /** Resolves a presented key to its id and tier, or null when unknown or revoked. */
 export type KeyLookup = (apiKey: string) => { readonly id: number; readonly tier: Tier } | null;
 
-/** The API key presented by the request, and where it came from; null when none. */
+/**
+ * The API key presented by the request, and where it came from; null when none. A key that was sent but is blank
+ * (whitespace only, or non-ASCII bytes only, which uWS strips: `copyRequest` records such a header as '') is
+ * presented as the empty key, which no lookup finds: 401, never a silent downgrade to anonymous.
+ */
 export function presentedKey(ctx: Pick<RequestContext, 'headers' | 'query'>, route: RouteDef): { apiKey: string; via: 'header' | 'query' } | null {
-  const header = ctx.headers['x-api-key']?.trim();
+  const rawHeader = ctx.headers['x-api-key'];
+  const header = rawHeader?.trim();
   if (header) return { apiKey: header, via: 'header' };
-  if (route.apiKeyQuery) {
-    const q = ctx.query.get('apiKey')?.trim();
-    if (q) return { apiKey: q, via: 'query' };
-  }
+  const rawQuery = route.apiKeyQuery ? ctx.query.get('apiKey') : null;
+  const q = rawQuery?.trim();
+  if (q) return { apiKey: q, via: 'query' };
+  if (rawHeader !== undefined) return { apiKey: '', via: 'header' };
+  if (rawQuery !== null && rawQuery !== undefined) return { apiKey: '', via: 'query' };
   return null;
 }
 
@@ -49,7 +55,7 @@ export function keyAuth(lookup: KeyLookup): AuthStage {
       if (route.auth === 'key') throw new ApiError('UNAUTHORIZED', 'An API key is required', { details: keyHint(route) });
       return ANONYMOUS;
     }
-    const entry = lookup(presented.apiKey);
+    const entry = presented.apiKey === '' ? null : lookup(presented.apiKey);
     if (entry === null) throw new ApiError('UNAUTHORIZED', 'Invalid or revoked API key', { details: keyHint(route) });
     if (route.minTier !== undefined && !tierAtLeast(entry.tier, route.minTier)) throw tierTooLow(route, entry.tier);
     return { kind: 'key', apiKey: presented.apiKey, via: presented.via, keyId: entry.id, tier: entry.tier };

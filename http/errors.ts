@@ -152,10 +152,19 @@ export interface ErrorBody {
   [extra: string]: unknown;
 }
 
-/** Builds the `{ error, code, details? }` body (extra fields after, never overriding the three). */
+/** Longest `error` or `details` text an error body carries; longer ones (echoing a huge input) are cut. */
+export const MAX_REFLECTED_CHARS = 256;
+
+/** `s` cut to `max` characters, with how much was cut: what the service reflects or logs of client input. */
+export function capText(s: string, max: number = MAX_REFLECTED_CHARS): string {
+  return s.length <= max ? s : `${s.slice(0, max)}...(${s.length - max} more chars)`;
+}
+
+/** Builds the `{ error, code, details? }` body (extra fields after, never overriding the three); `error` and
+ * `details` are capped at {@link MAX_REFLECTED_CHARS} (they may quote client input). */
 export function errorBody(code: ErrorCode, error: string, details?: string, extra?: Readonly<Record<string, unknown>>): ErrorBody {
-  const body: ErrorBody = { error, code };
-  if (details !== undefined) body.details = details;
+  const body: ErrorBody = { error: capText(error), code };
+  if (details !== undefined) body.details = capText(details);
   if (extra) {
     for (const [k, v] of Object.entries(extra)) {
       if (k !== 'error' && k !== 'code' && k !== 'details') body[k] = v;
@@ -184,7 +193,7 @@ export function errorAnswer(e: ApiError): ErrorAnswer {
         : (e.retryAfterSeconds ?? (status === 429 ? DEFAULT_RETRY_AFTER_429_S : DEFAULT_RETRY_AFTER_503_S));
     headers['retry-after'] = String(Math.max(0, Math.ceil(s)));
   }
-  return { status, headers, body: e.bare ? { error: e.message } : errorBody(e.code, e.message, e.details, e.extra) };
+  return { status, headers, body: e.bare ? { error: capText(e.message) } : errorBody(e.code, e.message, e.details, e.extra) };
 }
 
 /** The answer for anything thrown that is not an {@link ApiError}: 500 INTERNAL, no internals leaked. */

@@ -20,12 +20,21 @@ export function reloadLogLevel(): void {
   threshold = thresholdFromEnv();
 }
 
+/** Longest string field a record carries (stacks excepted): fields may hold client input such as a 100 KB path. */
+export const MAX_LOG_FIELD_CHARS = 512;
+
+function field(k: string, v: unknown): unknown {
+  if (typeof v === 'string') return v.length > MAX_LOG_FIELD_CHARS && k !== 'stack' ? `${v.slice(0, MAX_LOG_FIELD_CHARS)}...(${v.length - MAX_LOG_FIELD_CHARS} more chars)` : v;
+  if (typeof v === 'bigint') return v.toString();
+  return v instanceof Error ? { name: v.name, message: v.message, stack: v.stack } : v;
+}
+
 function emit(level: LogLevel, msg: string, fields?: Record<string, unknown>): void {
   if (RANK[level] < threshold) return;
   const rec: Record<string, unknown> = { ts: Date.now(), level, msg, ...fields };
   let line: string;
   try {
-    line = JSON.stringify(rec, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v instanceof Error ? { name: v.name, message: v.message, stack: v.stack } : v));
+    line = JSON.stringify(rec, field);
   } catch {
     line = JSON.stringify({ ts: rec.ts, level, msg, note: 'unserializable fields' });
   }

@@ -151,8 +151,14 @@ export function runPipeline(route: RouteDef, ctx: RequestContext, stages: Pipeli
 /** Request headers every route copies (the recommended nginx front forwards exactly these: http/nginx-front.conf). */
 export const BASE_HEADERS = ['x-api-key', 'accept', 'x-forwarded-for'] as const;
 
-/** Headers added to every answer of a GET route. */
-export const CORS_HEADERS: Readonly<Record<string, string>> = { 'access-control-allow-origin': '*' };
+/**
+ * Headers added to every answer. Why expose: a page script on another origin reads only CORS-safelisted response
+ * headers unless told otherwise, and it needs the rate-limit headers and Retry-After to back off.
+ */
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Cache',
+};
 
 /** Counts requests between copy and write, so `close()` can wait for them. */
 export interface InflightTracker {
@@ -181,6 +187,15 @@ function safeDecode(s: string): string {
   }
 }
 
+/** True when the request carries header `name` at all, even with an empty value (`getHeader` returns '' for both). */
+function headerSent(req: HttpRequest, name: string): boolean {
+  let sent = false;
+  req.forEach((k) => {
+    if (k === name) sent = true;
+  });
+  return sent;
+}
+
 /**
  * Copies what the pipeline needs out of uWS. Why: `HttpRequest` is stack-allocated and invalid once the
  * handler returns (so after any await or callback); everything must be read here, synchronously.
@@ -191,6 +206,11 @@ export function copyRequest(req: HttpRequest, res: HttpResponse, route: RouteDef
     // Why: uWS only matches lower-case header names.
     const v = req.getHeader(h);
     if (v) headers[h] = v;
+  }
+  // Why: uWS trims a value of blanks or non-ASCII bytes only to '', the same as no header. On the routes where a
+  // missing key is not already 401 (public, forensics), a sent but blank key must still be 401: record it as ''.
+  if (headers['x-api-key'] === undefined && (route.auth === 'none' || route.minTier !== undefined) && headerSent(req, 'x-api-key')) {
+    headers['x-api-key'] = '';
   }
   if (route.copyHeaders) {
     for (const h of route.copyHeaders) {

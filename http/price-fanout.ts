@@ -94,6 +94,11 @@ export class PriceFanout {
     this.deliver(sub, price, key, null);
   }
 
+  /** Ends a client's stream from the server side (it unsubscribes through the hub's close hook). */
+  end(client: SseClient): void {
+    this.hub.end(client);
+  }
+
   /** Stops listening to the price service. */
   close(): void {
     this.unsubscribe();
@@ -112,6 +117,8 @@ export class PriceFanout {
   }
 
   private onChange(change: PriceChange): void {
+    // Streams opened during warm-up get their first frames when the snapshot is in, not from a partial load.
+    if (!this.svc.ready()) return;
     const optimistic = !change.confirmed;
     for (const mint of change.mints) {
       const e = this.byMint.get(mint);

@@ -54,6 +54,15 @@ function checkTier(tier: string): Tier {
   return tier;
 }
 
+/** Largest key id: `api_keys.id` is a PostgreSQL `integer`. */
+export const MAX_KEY_ID = 2_147_483_647;
+
+/** Throws UNKNOWN_KEY for an id no key can have (not an integer in 1..{@link MAX_KEY_ID}): the store would fail
+ * on an `integer` out of range (a 500 through the admin API) instead of finding nothing. */
+function checkKeyId(id: number): void {
+  if (!Number.isInteger(id) || id < 1 || id > MAX_KEY_ID) throw new EngineError('UNKNOWN_KEY', `no key with id ${id}`);
+}
+
 /** The key lifecycle over a store. */
 export class KeyService {
   constructor(
@@ -93,8 +102,9 @@ export class KeyService {
     return (await this.store.keys.list({ includeRevoked: true })).map(keyView);
   }
 
-  /** Revokes a key; throws EngineError UNKNOWN_KEY. */
+  /** Revokes a key; throws EngineError UNKNOWN_KEY (also for an id no key can have). */
   async revoke(id: number): Promise<KeyView> {
+    checkKeyId(id);
     const r = await this.store.keys.revoke(id);
     if (!r) throw new EngineError('UNKNOWN_KEY', `no key with id ${id}`);
     this.directory?.apply(r);
@@ -103,6 +113,7 @@ export class KeyService {
 
   /** Changes a key's tier; throws EngineError BAD_TIER or UNKNOWN_KEY. */
   async setTier(id: number, tier: string): Promise<KeyView> {
+    checkKeyId(id);
     const r = await this.store.keys.setTier(id, checkTier(tier));
     if (!r) throw new EngineError('UNKNOWN_KEY', `no key with id ${id}`);
     this.directory?.apply(r);

@@ -28,6 +28,8 @@ export interface PriceChange {
 export interface PriceService {
   /** False while the startup snapshot is loading. */
   ready(): boolean;
+  /** Resolves once the startup snapshot is loaded (at once when it is). */
+  whenReady(): Promise<void>;
   /** Number of pools indexed. */
   poolCount(): number;
   /**

@@ -31,6 +31,8 @@ export interface SlabPriceServiceOptions {
 /** {@link PriceService} over the slabs. */
 export class SlabPriceService implements PriceService {
   private isReady = false;
+  private markReady: () => void = () => undefined;
+  private readonly readyPromise = new Promise<void>((r) => (this.markReady = r));
   private readonly topology: Topology;
   private readonly deriver: PriceDeriver;
   private readonly listeners = new Set<(c: PriceChange) => void>();
@@ -46,10 +48,15 @@ export class SlabPriceService implements PriceService {
   /** Marks the startup snapshot as loaded. */
   setReady(): void {
     this.isReady = true;
+    this.markReady();
   }
 
   ready(): boolean {
     return this.isReady;
+  }
+
+  whenReady(): Promise<void> {
+    return this.readyPromise;
   }
 
   poolCount(): number {

@@ -90,9 +90,10 @@ function route(app: TemplatedApp, method: 'get' | 'post', pattern: string, nPara
   });
 }
 
+/** A key id in the path: decimal digits only (400 otherwise); one no key can have is the service's 404. */
 function idParam(s: string): number {
-  const id = Number(s);
-  if (!Number.isInteger(id) || id <= 0) throw new EngineError('BAD_REQUEST', `bad key id ${s}`);
+  const id = /^[0-9]{1,20}$/.test(s) ? Number(s) : NaN;
+  if (!Number.isInteger(id) || id <= 0) throw new EngineError('BAD_REQUEST', `bad key id ${s.slice(0, 32)}`);
   return id;
 }
 

@@ -13,24 +13,35 @@ export const MAX_PORTFOLIO_WALLETS = 20;
 /** Body limit of the JSON POST/PATCH routes. */
 export const JSON_BODY_LIMIT = 64 * 1024;
 
-/** Quota units of a portfolio request: one per wallet of `wallets` (spec), 400 above 20. */
-export function walletCost(ctx: RequestContext): number {
+/**
+ * Number of wallets of a portfolio request's `wallets` (0 when absent); 400 INVALID_REQUEST above 20 (spec:
+ * Portfolio batch). Request validation: the portfolio handlers call it for every tier (internal keys skip the rate
+ * limiter, which calls it through {@link walletCost}).
+ */
+export function portfolioWallets(ctx: RequestContext): number {
   const raw = ctx.query.get('wallets');
-  if (raw === null) return 1;
+  if (raw === null) return 0;
   const n = raw.split(',').filter((w) => w.trim() !== '').length;
   if (n > MAX_PORTFOLIO_WALLETS) {
     throw new ApiError('INVALID_REQUEST', `At most ${MAX_PORTFOLIO_WALLETS} wallets per request`, { details: `got ${n}` });
   }
-  return Math.max(1, n);
+  return n;
+}
+
+/** Quota units of a portfolio request: one per wallet of `wallets` (spec), at least 1; 400 above 20. */
+export function walletCost(ctx: RequestContext): number {
+  return Math.max(1, portfolioWallets(ctx));
 }
 
 type Decl = Omit<RouteDef, 'handler' | 'anonCacheTtlMs' | 'apiKeyQuery'> & { anonCacheTtlMs?: number; apiKeyQuery?: boolean };
 
-const notBuilt = (d: Decl): RouteDef => ({
+/** `validate` runs first: a request the built route would refuse as invalid is refused the same way now. */
+const notBuilt = (d: Decl, validate?: (ctx: RequestContext) => unknown): RouteDef => ({
   anonCacheTtlMs: 0,
   apiKeyQuery: false,
   ...d,
-  handler: () => {
+  handler: (ctx) => {
+    validate?.(ctx);
     throw new ApiError('NOT_IMPLEMENTED', `${d.method.toUpperCase().replace('DEL', 'DELETE')} ${d.pattern} is not built yet`);
   },
 });
@@ -68,10 +79,10 @@ export function notBuiltRoutes(): RouteDef[] {
     // Wallet history, portfolio, balances, transaction status.
     notBuilt({ name: 'history.balance', method: 'get', pattern: '/v1/history/balance', auth: 'key', meter: 'history' }),
     notBuilt({ name: 'stream.balanceHistory', method: 'get', pattern: '/v1/stream/balance-history', ...STREAM, meter: 'history' }),
-    notBuilt({ name: 'portfolio.pnl', method: 'get', pattern: '/v1/portfolio/pnl/:walletAddress', ...PORTFOLIO }),
-    notBuilt({ name: 'portfolio.pnlBatch', method: 'get', pattern: '/v1/portfolio/pnl', ...PORTFOLIO }),
-    notBuilt({ name: 'portfolio.value', method: 'get', pattern: '/v1/portfolio/value/:walletAddress', ...PORTFOLIO }),
-    notBuilt({ name: 'stream.portfolio', method: 'get', pattern: '/v1/stream/portfolio/pnl', ...PORTFOLIO, stream: true }),
+    notBuilt({ name: 'portfolio.pnl', method: 'get', pattern: '/v1/portfolio/pnl/:walletAddress', ...PORTFOLIO }, portfolioWallets),
+    notBuilt({ name: 'portfolio.pnlBatch', method: 'get', pattern: '/v1/portfolio/pnl', ...PORTFOLIO }, portfolioWallets),
+    notBuilt({ name: 'portfolio.value', method: 'get', pattern: '/v1/portfolio/value/:walletAddress', ...PORTFOLIO }, portfolioWallets),
+    notBuilt({ name: 'stream.portfolio', method: 'get', pattern: '/v1/stream/portfolio/pnl', ...PORTFOLIO, stream: true }, portfolioWallets),
     notBuilt({ name: 'balances', method: 'get', pattern: '/v1/balances', auth: 'key', meter: 'balances' }),
     notBuilt({ name: 'tx.status', method: 'get', pattern: '/v1/tx/:signature', auth: 'key', meter: 'tx' }),
     // Streams.

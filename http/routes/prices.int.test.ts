@@ -95,9 +95,62 @@ test('warming: health and data routes answer 503 with Retry-After', async () => 
       assert.equal(r.headers.get('retry-after'), '5');
       assert.equal(r.body.code, 'SERVICE_UNAVAILABLE');
     }
-    const s = await stream();
-    assert.equal(s.status, 503);
-    assert.equal(JSON.parse(await s.text()).code, 'SERVICE_UNAVAILABLE');
+  } finally {
+    svc.isReady = true;
+  }
+});
+
+test('warming: a stream is accepted with ready at once, and gets its prices when warm', async () => {
+  svc.isReady = false;
+  try {
+    const all = await stream('?w=all');
+    const some = await stream(`?tokens=SOL,${FAKE_MINTS.MEME}`);
+    for (const s of [all, some]) {
+      assert.equal(s.status, 200);
+      assert.equal(s.headers.get('content-type'), 'text/event-stream');
+      assert.equal((await s.next()).event, 'ready');
+    }
+    // No frame from a partial load: a change while warming goes nowhere.
+    svc.push({ mints: [FAKE_MINTS.SOL], confirmed: true });
+    assert.ok(await all.quietFor(100));
+    assert.ok(await some.quietFor(0));
+    svc.isReady = true;
+    const got = new Set<string>();
+    for (let i = 0; i < 2; i++) {
+      const e = await some.next();
+      assert.equal(e.event, 'price');
+      got.add((e.data as PriceObject).mint);
+    }
+    assert.deepEqual(got, new Set([FAKE_MINTS.SOL, FAKE_MINTS.MEME]), 'explicit tokens: their confirmed prices when warm');
+    const first = await all.next();
+    assert.equal(first.event, 'price', 'every tracked token: the snapshot when warm');
+    all.close();
+    some.close();
+    await waitFor(() => server.sseClientCount() === 0);
+  } finally {
+    svc.isReady = true;
+  }
+});
+
+test('warming: what can be decided is still 400; a mint still unknown when warm ends the stream', async () => {
+  svc.isReady = false;
+  try {
+    for (const q of ['?tokens=NOTATOKEN', '?tokens=SOL&dedupThreshold=2', '?tokens=', `?tokens=${Array.from({ length: 51 }, (_, i) => mintN(i)).join(',')}`]) {
+      const s = await stream(q);
+      assert.equal(s.status, 400, q);
+      assert.equal(JSON.parse(await s.text()).code, 'INVALID_REQUEST', q);
+    }
+    const none = await stream('', {});
+    assert.equal(none.status, 401);
+    // NEVER is a well-formed mint that is not indexed: accepted while warming, ended once warm.
+    const never = await stream(`?tokens=SOL,${FAKE_MINTS.NEVER}`);
+    assert.equal(never.status, 200);
+    assert.equal((await never.next()).event, 'ready');
+    svc.isReady = true;
+    await assert.rejects(never.next(2000), /stream ended/);
+    const after = await stream(`?tokens=SOL,${FAKE_MINTS.NEVER}`);
+    assert.equal(after.status, 400, 'the reconnect gets the 400 of a connect after warm-up');
+    await waitFor(() => server.sseClientCount() === 0);
   } finally {
     svc.isReady = true;
   }

@@ -50,7 +50,16 @@ export function fakePrice(token: string, mint: string, priceUsd: number, optimis
 
 /** The fake. Fields are public so tests can steer it. */
 export class FakePriceService implements PriceService {
-  isReady = true;
+  private readyNow = true;
+  private readonly readyWaiters: (() => void)[] = [];
+  /** Readiness; setting it true resolves `whenReady()` waiters. */
+  get isReady(): boolean {
+    return this.readyNow;
+  }
+  set isReady(v: boolean) {
+    this.readyNow = v;
+    if (v) for (const w of this.readyWaiters.splice(0)) w();
+  }
   pools = 42;
   /** mint -> confirmed priceUsd (absent = unavailable). */
   readonly confirmed = new Map<string, number>();
@@ -68,7 +77,11 @@ export class FakePriceService implements PriceService {
   }
 
   ready(): boolean {
-    return this.isReady;
+    return this.readyNow;
+  }
+
+  whenReady(): Promise<void> {
+    return this.readyNow ? Promise.resolve() : new Promise((r) => this.readyWaiters.push(r));
   }
 
   poolCount(): number {

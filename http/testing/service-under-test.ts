@@ -21,8 +21,15 @@ export interface ServiceUnderTest {
   stop(): Promise<void>;
 }
 
+/** Options of {@link startServiceUnderTest}. */
+export interface ServiceUnderTestOptions {
+  /** Wait for the startup snapshot before resolving (default true). False: resolve while the service warms up
+   * (hold the snapshot with the localnet's `net.rpc.setLatency(ms)` set before starting). */
+  readonly waitReady?: boolean;
+}
+
 /** Starts both; `env` adds to or overrides the service's environment. */
-export async function startServiceUnderTest(env: Record<string, string> = {}, net?: Localnet): Promise<ServiceUnderTest> {
+export async function startServiceUnderTest(env: Record<string, string> = {}, net?: Localnet, opts: ServiceUnderTestOptions = {}): Promise<ServiceUnderTest> {
   const localnet = net ?? (await startLocalnet({ rpcPort: 0, grpcPort: 0, tps: 0, slotMs: 100 }));
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'svc-data-'));
   const svc = await startService(
@@ -38,7 +45,7 @@ export async function startServiceUnderTest(env: Record<string, string> = {}, ne
       ...env,
     }),
   );
-  await svc.ready;
+  if (opts.waitReady !== false) await svc.ready;
   return {
     net: localnet,
     svc,

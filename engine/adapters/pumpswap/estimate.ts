@@ -37,10 +37,18 @@ function fees(q: number, rec: RecordF64): number {
   return Math.ceil((q * f[F64_LP_FEE_BPS]!) / BPS) + Math.ceil((q * f[F64_PROTOCOL_FEE_BPS]!) / BPS) + Math.ceil((q * f[F64_CREATOR_FEE_BPS]!) / BPS);
 }
 
-/** Float mirror of the exact exact-in quote (sell exact base in / buy_exact_quote_in). 0 when not tradable. */
+/** 2^64 as a float: a vault plus what a swap pays into it at or above this cannot be transferred (u64). */
+const TWO_POW_64 = 18_446_744_073_709_551_616;
+
+/**
+ * Float mirror of the exact exact-in quote (sell exact base in / buy_exact_quote_in). 0 when not tradable, or when
+ * what the swap pays into a vault (a sell's base; a buy's budget, which bounds the curve amount plus the LP fee)
+ * would take it to u64 or above, which the exact quote refuses (within float precision near 2^64).
+ */
 export function pumpswapEstimateOut(rec: RecordF64, aToB: boolean, amountIn: number): number {
   if (!tradable(rec, aToB) || !(amountIn >= 1) || !Number.isFinite(amountIn)) return 0;
   const x = Math.floor(amountIn);
+  if ((aToB ? rec.reserveA : rec.f64[F64_QUOTE_VAULT]!) + x >= TWO_POW_64) return 0;
   const b = rec.reserveA;
   const q = rec.reserveB;
   if (aToB) {

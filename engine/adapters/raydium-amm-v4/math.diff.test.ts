@@ -15,7 +15,8 @@
  *    divisions where the program takes ceilings (ceil(rIn*out/(rOut-out)), then ceil(x*den/(den-num))) and clamps
  *    an output above the reserve instead of failing; those cases are counted apart, and each must be explained:
  *    the SDK's input is the program's formula with floors (recomputed here), ours is the port's, and ours is at
- *    most 3 atoms above the SDK's.
+ *    most 3 atoms above the SDK's. D2: the SDK never sees the vaults' own amounts; an input that would take the
+ *    input vault above u64 fails the program's token transfer (we and the port refuse it), counted apart.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,7 +24,7 @@ import { tokenAccountAmount, withTokenAmount } from '../common/spl-layouts.js';
 import type { SwapMode } from '../types.js';
 import { raydiumAmmV4Adapter as adapter } from './adapter.js';
 import { AMM_OFFSET } from './layout.js';
-import { U64_MAX } from './math.js';
+import { type AmmV4Swap, U64_MAX } from './math.js';
 import { type PortInput, portSwapBaseIn, portSwapBaseOut } from './program-port.js';
 import { RANDOM_STATE_NOW, type RandomAmmV4State, randomAmmV4States } from './random-states.js';
 import { bn, sdkAmountIn, sdkAmountOut, sdkPoolInfo } from './sdk-oracle.js';
@@ -111,6 +112,9 @@ test(`quote matches the independent program port over ${STATES} random states x 
   assert.ok(counts.feeKinds.other > 300 && counts.feeKinds.zero > 50 && counts.feeKinds.invalid > 50, JSON.stringify(counts.feeKinds));
 });
 
+/** The input vault's own amount (the reserve plus need_take_pnl). */
+const vaultIn = (s: AmmV4State, coinToPc: boolean): bigint => (coinToPc ? s.vaultCoin : s.vaultPc);
+
 /** The SDK's computeAmountIn formula (floors), recomputed: what D1 must be explained by. */
 function floorFormula(rin: bigint, rout: bigint, out: bigint): bigint {
   const w = out > rout ? rout - 1n : out;
@@ -119,7 +123,7 @@ function floorFormula(rin: bigint, rout: bigint, out: bigint): bigint {
 }
 
 test(`exact-in matches the SDK on ${SDK_STATES} states with the 25/10000 fee; exact-out differs only as documented`, (t) => {
-  const c = { inCases: 0, inOk: 0, inRejectedBoth: 0, outCases: 0, outEqual: 0, d1FloorDiffers: 0, d1RejectedByUsOnly: 0, d1SdkZero: 0, mismatches: 0 };
+  const c = { inCases: 0, inOk: 0, inRejectedBoth: 0, outCases: 0, outEqual: 0, d1FloorDiffers: 0, d1RejectedByUsOnly: 0, d1SdkZero: 0, d2VaultOverflow: 0, mismatches: 0 };
   const mismatches: string[] = [];
   for (const [i, s] of randomAmmV4States(77_000_025, SDK_STATES, [25n, 10_000n]).entries()) {
     const state = makeState(s);
@@ -133,18 +137,20 @@ test(`exact-in matches the SDK on ${SDK_STATES} states with the 25/10000 fee; ex
       // Exact-in.
       c.inCases++;
       const ain = amountOf(s, coinToPc, 'ExactIn');
-      const oursIn = adapter.quote(state, coinToPc, ain, 'ExactIn');
+      const oursIn = adapter.quote(state, coinToPc, ain, 'ExactIn') as AmmV4Swap;
       const sdkOut = sdkAmountOut(info, coinToPc, bn(ain));
       // The SDK does not make the program's checks around the curve: output > 0 and below the reserve.
       const sdkAccepts = sdkOut !== null && sdkOut > 0n && sdkOut < rout;
-      if ((oursIn.status === 'OK') !== sdkAccepts) mismatches.push(`in status ours=${oursIn.status} sdk=${sdkOut}: ${where} amount=${ain}`);
+      // D2: the SDK does not know the input vault's own amount; the token transfer into it fails above u64.
+      if (sdkAccepts && oursIn.failure === 'TokenOverflow' && vaultIn(state, coinToPc) + ain > U64_MAX) c.d2VaultOverflow++;
+      else if ((oursIn.status === 'OK') !== sdkAccepts) mismatches.push(`in status ours=${oursIn.status} sdk=${sdkOut}: ${where} amount=${ain}`);
       else if (sdkAccepts && oursIn.outAmount !== sdkOut) mismatches.push(`in ours=${oursIn.outAmount} sdk=${sdkOut}: ${where} amount=${ain}`);
       else if (sdkAccepts) c.inOk++;
       else c.inRejectedBoth++;
       // Exact-out.
       c.outCases++;
       const aout = amountOf(s, coinToPc, 'ExactOut');
-      const oursOut = adapter.quote(state, coinToPc, aout, 'ExactOut');
+      const oursOut = adapter.quote(state, coinToPc, aout, 'ExactOut') as AmmV4Swap;
       const sdkIn = sdkAmountIn(info, coinToPc, bn(aout));
       const port = portSwapBaseOut(portInput(s, coinToPc), U64_MAX, aout);
       if ((oursOut.status === 'OK') !== port.ok || (port.ok && oursOut.inAmount !== port.amountIn)) {
@@ -164,7 +170,8 @@ test(`exact-in matches the SDK on ${SDK_STATES} states with the 25/10000 fee; ex
         // We (and the program) reject: output at/above the reserve (the SDK clamps or throws), zero output, or an
         // input above u64. Where the SDK returns a usable input for the same request, it is a D1 case.
         const sdkUsable = sdkIn !== null && sdkIn > 0n && sdkIn <= U64_MAX && aout > 0n && aout < rout;
-        if (sdkUsable) mismatches.push(`we reject, SDK quotes ${sdkIn}: ${where} amount=${aout}`);
+        if (sdkUsable && oursOut.failure === 'TokenOverflow' && !port.ok && port.error === 'TokenOverflow') c.d2VaultOverflow++;
+        else if (sdkUsable) mismatches.push(`we reject, SDK quotes ${sdkIn}: ${where} amount=${aout}`);
         else if (sdkIn !== null && aout >= rout) c.d1RejectedByUsOnly++;
       }
     }

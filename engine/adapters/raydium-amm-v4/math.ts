@@ -17,9 +17,10 @@ const U128_MAX = (1n << 128n) - 1n;
 /**
  * Which of the program's checks a failed swap hits, for callers that report the program's own error
  * (the localnet): `InvalidInput` (zero output or input), `InsufficientFunds` (output reaches the reserve),
- * `Panic` (a checked operation unwrapped on None: bad fee fraction, division by zero, u128 or u64 overflow).
+ * `Panic` (a checked operation unwrapped on None: bad fee fraction, division by zero, u128 or u64 overflow),
+ * `TokenOverflow` (the token program's transfer into the input vault would take it above u64).
  */
-export type AmmV4Failure = 'InvalidInput' | 'InsufficientFunds' | 'Panic';
+export type AmmV4Failure = 'InvalidInput' | 'InsufficientFunds' | 'Panic' | 'TokenOverflow';
 
 /** Result of one AMM v4 swap computation: a {@link QuoteResult} plus the swap fee and the failing check. */
 export interface AmmV4Swap extends QuoteResult {

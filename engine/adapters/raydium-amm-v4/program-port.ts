@@ -14,7 +14,7 @@ const U128_MAX = (1n << 128n) - 1n;
 class Panic extends Error {}
 
 /** `AmmError` variants the swap instructions return (error.rs), plus a panic. */
-export type PortError = 'InvalidStatus' | 'NotAllowed' | 'CheckedSubOverflow' | 'InsufficientFunds' | 'ExceededSlippage' | 'InvalidInput' | 'Panic';
+export type PortError = 'InvalidStatus' | 'NotAllowed' | 'CheckedSubOverflow' | 'InsufficientFunds' | 'ExceededSlippage' | 'InvalidInput' | 'Panic' | 'TokenOverflow';
 
 /** What the port needs of the AmmInfo, the vaults, the user and the clock. */
 export interface PortInput {
@@ -78,6 +78,11 @@ function prologue(p: PortInput): { totalPc: bigint; totalCoin: bigint; status: b
   return { totalPc, totalCoin, status };
 }
 
+/** Token::transfer(user source -> input vault) after the checks: the destination's checked_add fails above u64. */
+function transferOverflows(p: PortInput, amountIn: bigint): boolean {
+  return (p.coinToPc ? p.coinVaultAmount : p.pcVaultAmount) + amountIn > U64_MAX;
+}
+
 /** process_swap_base_in. */
 export function portSwapBaseIn(p: PortInput, amountIn: bigint, minimumAmountOut: bigint): PortResult {
   try {
@@ -100,6 +105,7 @@ export function portSwapBaseIn(p: PortInput, amountIn: bigint, minimumAmountOut:
     if (swapAmountOut < minimumAmountOut) return { ok: false, error: 'ExceededSlippage' };
     if (swapAmountOut === 0n || amountIn === 0n) return { ok: false, error: 'InvalidInput' };
     if (p.coinToPc ? swapAmountOut >= totalPc : swapAmountOut >= totalCoin) return { ok: false, error: 'InsufficientFunds' };
+    if (transferOverflows(p, amountIn)) return { ok: false, error: 'TokenOverflow' };
     return { ok: true, amountIn, amountOut: swapAmountOut, newStatus: pro.status };
   } catch (e) {
     if (e instanceof Panic) return { ok: false, error: 'Panic' };
@@ -132,6 +138,7 @@ export function portSwapBaseOut(p: PortInput, maxAmountIn: bigint, amountOut: bi
     if (maxAmountIn < swapInAfterAddFee) return { ok: false, error: 'ExceededSlippage' };
     if (swapInAfterAddFee === 0n || amountOut === 0n) return { ok: false, error: 'InvalidInput' };
     if (p.coinToPc ? amountOut >= totalPc : amountOut >= totalCoin) return { ok: false, error: 'InsufficientFunds' };
+    if (transferOverflows(p, swapInAfterAddFee)) return { ok: false, error: 'TokenOverflow' };
     return { ok: true, amountIn: swapInAfterAddFee, amountOut, newStatus: pro.status };
   } catch (e) {
     if (e instanceof Panic) return { ok: false, error: 'Panic' };

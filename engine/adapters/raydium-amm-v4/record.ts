@@ -13,6 +13,10 @@ export const U64_SWAP_FEE_DENOMINATOR = 1;
 export const U64_AMM_STATUS = 2;
 /** u64 word: pool_open_time (unix seconds). */
 export const U64_POOL_OPEN_TIME = 3;
+/** u64 word: the coin vault's own amount (the reserve plus need_take_pnl_coin). */
+export const U64_COIN_VAULT = 4;
+/** u64 word: the pc vault's own amount. */
+export const U64_PC_VAULT = 5;
 
 /**
  * f64 word: fraction of the input that reaches the curve, (den - num) / den; 0 when the fee fraction is one the
@@ -22,6 +26,10 @@ export const U64_POOL_OPEN_TIME = 3;
 export const F64_IN_KEEP = 0;
 /** f64 word: swap fee in basis points, num / den x 1e4 (25 / 10000 -> 25). */
 export const F64_FEE_BPS = 1;
+/** f64 word: the coin vault's own amount (float readers refuse an input that would take it above u64). */
+export const F64_COIN_VAULT = 2;
+/** f64 word: the pc vault's own amount. */
+export const F64_PC_VAULT = 3;
 
 /** Writes an AMM v4 state into a slab record image (reserveA = coin, reserveB = pc). */
 export function ammV4ToRecord(state: AmmV4State, out: RecordFields): void {
@@ -35,6 +43,8 @@ export function ammV4ToRecord(state: AmmV4State, out: RecordFields): void {
   u[U64_SWAP_FEE_DENOMINATOR] = state.swapFeeDenominator;
   u[U64_AMM_STATUS] = state.ammStatus;
   u[U64_POOL_OPEN_TIME] = state.poolOpenTime;
+  u[U64_COIN_VAULT] = state.vaultCoin;
+  u[U64_PC_VAULT] = state.vaultPc;
   const f = out.f64;
   f.fill(0, 0, PARAM_F64_WORDS);
   const num = state.swapFeeNumerator;
@@ -43,6 +53,8 @@ export function ammV4ToRecord(state: AmmV4State, out: RecordFields): void {
   // Exact ratios as far as f64 goes: divide the bigints' difference, not 1 - num/den.
   f[F64_IN_KEEP] = valid ? Number(den - num) / Number(den) : 0;
   f[F64_FEE_BPS] = valid ? (Number(num) / Number(den)) * 10_000 : 0;
+  f[F64_COIN_VAULT] = Number(state.vaultCoin);
+  f[F64_PC_VAULT] = Number(state.vaultPc);
 }
 
 /** Reads an AMM v4 state back from a slab record image (exact path; the f64 words are not needed). */
@@ -56,5 +68,7 @@ export function ammV4FromRecord(rec: Readonly<RecordFields>): AmmV4State {
     swapFeeDenominator: u[U64_SWAP_FEE_DENOMINATOR]!,
     ammStatus: u[U64_AMM_STATUS]!,
     poolOpenTime: u[U64_POOL_OPEN_TIME]!,
+    vaultCoin: u[U64_COIN_VAULT]!,
+    vaultPc: u[U64_PC_VAULT]!,
   };
 }

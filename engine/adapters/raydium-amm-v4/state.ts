@@ -27,6 +27,9 @@ export interface AmmV4State {
   readonly reserveCoin: bigint;
   /** pc vault amount - need_take_pnl_pc. */
   readonly reservePc: bigint;
+  /** The coin and pc vaults' own amounts: an input that would take its vault above u64 fails the token transfer. */
+  readonly vaultCoin: bigint;
+  readonly vaultPc: bigint;
   /** The pool's own `fees.swap_fee_numerator / swap_fee_denominator` (usually 25 / 10000). */
   readonly swapFeeNumerator: bigint;
   readonly swapFeeDenominator: bigint;
@@ -102,6 +105,8 @@ export function buildAmmV4State(
     status: ammV4Status({ ammStatus, poolOpenTime, swapFeeNumerator, swapFeeDenominator, pnlExceedsVault, sameMint }, clock),
     reserveCoin: pnlExceedsVault ? 0n : coinAmount - pnlCoin,
     reservePc: pnlExceedsVault ? 0n : pcAmount - pnlPc,
+    vaultCoin: coinAmount,
+    vaultPc: pcAmount,
     swapFeeNumerator,
     swapFeeDenominator,
     ammStatus,
