@@ -41,7 +41,11 @@ const runner: IngestRunner = new IngestRunner({
   pingIntervalMs: data.pingIntervalMs,
   silenceMs: data.silenceMs,
   log: (level, msg, ctx) => post({ type: 'log', level, msg, ctx }),
-  onReady: () => post({ type: 'ready', pools: core.registry.size }),
+  // The feed's status first (messages keep their order): /health can judge freshness from the first answer on.
+  onReady: () => {
+    postFeed();
+    post({ type: 'ready', pools: core.registry.size });
+  },
 });
 
 const statsTimer = setInterval(() => {
@@ -57,10 +61,11 @@ const statsTimer = setInterval(() => {
 }, data.statsIntervalMs);
 statsTimer.unref();
 
-const feedTimer = setInterval(() => {
+function postFeed(): void {
   const f = runner.feedStatus();
   post({ type: 'feed', feed: { ...f, processedSlot: f.processedSlot.toString(), chainSlot: f.chainSlot.toString() } });
-}, data.feedIntervalMs ?? 250);
+}
+const feedTimer = setInterval(postFeed, data.feedIntervalMs ?? 250);
 feedTimer.unref();
 
 port.on('message', (m: { type: string }) => {

@@ -90,6 +90,10 @@ export class IngestRunner {
   private owed: Owed | null = null;
   private owedGeneration = 0;
   private resyncRunning = false;
+  /** Bumped by each recovery owed; a subscription records the value it was made under. A recovery reads only
+   * once a stream made after it was owed is up, so no write between the read and the stream can be lost. */
+  private epoch = 0;
+  private subEpoch = -1;
   /** Since when the chain has looked like it went backwards (0: it does not). */
   private regressionSinceMs = 0;
   private timers: NodeJS.Timeout[] = [];
@@ -175,6 +179,8 @@ export class IngestRunner {
   /** The snapshot (all: every watched account re-read too), logged; returns its slot. */
   private async snapshot(all = false): Promise<bigint> {
     const slot = await this.loader.load(all);
+    // Accounts read over RPC are updates too: a feed just loaded is fresh before the stream says anything.
+    this.stats.lastUpdateAtMs = Date.now();
     const core = this.o.core;
     this.log('info', 'snapshot loaded', { pools: core.registry.size, pending: core.pendingPools, accounts: core.cache.size, slot: String(slot) });
     return slot;
@@ -210,6 +216,7 @@ export class IngestRunner {
       this.transport?.close();
       this.transport = await this.o.connect();
       const req = buildSubscribeRequest(this.o.adapters, this.o.core.watchedAccounts(), fromSlot);
+      const subscribedUnder = this.epoch;
       const error = await new Promise<Error | null>((resolve) => {
         this.transport!
           .subscribe(req, {
@@ -221,6 +228,7 @@ export class IngestRunner {
           })
           .then((sub) => {
             this.sub = sub;
+            this.subEpoch = subscribedUnder;
             this.stats.connects++;
             this.stats.connected = true;
             this.stats.lastMessageAtMs = Date.now();
@@ -270,14 +278,15 @@ export class IngestRunner {
   private owe(kind: Owed): void {
     this.owed = this.owed === 'reload' ? 'reload' : kind;
     this.owedGeneration++;
+    this.epoch++;
     this.stats.resyncPending = true;
-    if (kind === 'reload') void this.resyncLoop();
+    void this.resyncLoop();
   }
 
   /**
    * Pays what is owed: re-reads every program and watched account over RPC (a reload also retires pools the new
-   * chain lacks), retrying with backoff until it succeeds. A resync waits for the new stream to be subscribed
-   * first, so that nothing between the read and the stream is lost.
+   * chain lacks), retrying with backoff until it succeeds. It waits for a stream subscribed after the recovery was
+   * owed, so that nothing written between the read and the stream is lost.
    */
   private async resyncLoop(): Promise<void> {
     if (this.resyncRunning) return;
@@ -287,8 +296,8 @@ export class IngestRunner {
       while (!this.stopped && this.owed !== null) {
         const kind = this.owed;
         const generation = this.owedGeneration;
-        if (kind === 'accounts' && !this.sub) {
-          await sleep(50);
+        if (!this.sub || this.subEpoch < this.epoch) {
+          await sleep(20);
           continue;
         }
         try {
