@@ -5,7 +5,7 @@ PORT ?= 8080
 LOCALNET_RPC_PORT ?= 8899
 LOCALNET_GRPC_PORT ?= 10000
 
-.PHONY: install build run test bench lint clean localnet
+.PHONY: install build run test bench lint clean localnet soak
 
 $(NODE_MODULES_STAMP): package.json package-lock.json
 	npm install --no-audit --no-fund
@@ -29,6 +29,10 @@ test: build
 
 bench: build
 	@bash scripts/bench.sh
+
+## The fault soak: SOAK_MINUTES (10) of random localnet faults while clients read; the report as JSON.
+soak: build
+	node dist/bench/soak.js
 
 lint: install
 	npx eslint .
