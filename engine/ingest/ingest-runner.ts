@@ -206,7 +206,7 @@ export class IngestRunner {
       }
       this.log('warn', 'geyser stream ended; reconnecting', { error: errorText(ended.error).trim(), delayMs: delay });
       await sleep(delay * (0.8 + Math.random() * 0.4));
-      delay = Math.min(delay * 2, this.o.backoffMaxMs ?? 5000);
+      delay = Math.min(delay * 2, this.o.backoffMaxMs ?? 2000);
     }
   }
 
