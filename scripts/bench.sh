@@ -12,4 +12,4 @@ node dist/bench/price-dispatch.bench.js
 node dist/bench/ingest-throughput.bench.js
 node dist/bench/replay-throughput.bench.js
 node dist/bench/auth-rate-limit.bench.js
-if command -v wrk >/dev/null; then node dist/bench/http-load.bench.js; node dist/bench/uws-remote-address.bench.js; fi
+if command -v wrk >/dev/null; then node dist/bench/http-load.bench.js; node dist/bench/uws-remote-address.bench.js; node dist/bench/uws-header-sent.bench.js; fi

@@ -223,3 +223,22 @@ test('a pool that does not name its mint (a pump.fun curve) is described from th
   assert.equal(mints.decimals(mints.idOf(fx.mint)!), 6);
   assert.ok(missing.at(-1)!.length > 0, 'then its dependencies (Global, FeeConfig)');
 });
+
+test('a resync read below a pending state joins that state: its confirmation carries what the resync brought', () => {
+  const { slab, core, u } = setup(1);
+  // The stream brings vault A at 105 (unconfirmed); vault B changed while the stream was away.
+  core.pushAccount(vaultWrite(u, 0, 900n, 105n, 5n));
+  core.slotStatus(105n, 'processed');
+  // The resync reads at confirmed commitment (slot 104): vault B's new amount, vault A older than the cache's.
+  core.applySnapshot([vaultWrite(u, 1, 777n, 104n, 0n), vaultWrite(u, 0, 1n, 104n, 0n)], 104n);
+  const snap = newExactSnapshot();
+  slab.readExact(0, VIEW_LATEST, snap);
+  assert.deepEqual([snap.reserveA, snap.reserveB], [900n, 777n]);
+  assert.equal(snap.slot, 105n, 'labelled with the newest slot its data comes from');
+  assert.equal(snap.confirmed, false, 'not confirmed: part of it is at 105');
+  slab.readExact(0, VIEW_CONFIRMED, snap);
+  assert.notEqual(snap.reserveA, 900n, 'the confirmed view never shows unconfirmed data');
+  core.slotStatus(105n, 'confirmed');
+  slab.readExact(0, VIEW_CONFIRMED, snap);
+  assert.deepEqual([snap.reserveA, snap.reserveB], [900n, 777n], 'confirming 105 brings the resync read too');
+});

@@ -169,6 +169,7 @@ export class IngestCore {
     this.ownedTokenAccounts.clear();
     this.awaitingOwned.clear();
     this.clockBound.clear();
+    for (const p of this.registry.all()) p.latestSlot = 0n;
     this.processedSlot = 0n;
     this.confirmedSlot = 0n;
     this.behind = { count: 0, lastAtMs: 0, slot: 0n };
@@ -340,23 +341,30 @@ export class IngestCore {
     const now = this.opts.dataTimeMs ? this.opts.dataTimeMs(slot, appliedAt) : appliedAt;
     const written: number[] = [];
     const confirmedNow: number[] = [];
+    let newest = slot;
     for (const p of dirty) {
       const fields = this.build(p);
       if (!fields) continue;
-      const confirmed = slot <= this.confirmedSlot;
-      this.opts.slab.write(p.index, VIEW_LATEST, fields, slot, now, confirmed);
-      p.latestSlot = slot;
+      // Why the pool's own latest slot when newer: a resync reads at confirmed commitment, below states the stream
+      // already brought; the rebuilt record holds both, so it is as new as the newest and joins that pending state
+      // (its confirmation then carries what the resync read, and the confirmed view never shows unconfirmed data).
+      const at = p.latestSlot > slot ? p.latestSlot : slot;
+      const time = at === slot ? now : this.opts.dataTimeMs ? this.opts.dataTimeMs(at, appliedAt) : appliedAt;
+      const confirmed = at <= this.confirmedSlot;
+      this.opts.slab.write(p.index, VIEW_LATEST, fields, at, time, confirmed);
+      p.latestSlot = at;
+      if (at > newest) newest = at;
       this.counters.recordsWritten++;
       written.push(p.index);
       if (confirmed) {
-        this.opts.slab.write(p.index, VIEW_CONFIRMED, fields, slot, now, true);
+        this.opts.slab.write(p.index, VIEW_CONFIRMED, fields, at, time, true);
         confirmedNow.push(p.index);
       } else {
-        this.tracker.add(p.index, slot, fields, now);
+        this.tracker.add(p.index, at, fields, time);
       }
     }
-    if (written.length > 0) this.opts.onChange({ pools: written, confirmed: false, slot });
-    if (confirmedNow.length > 0) this.opts.onChange({ pools: confirmedNow, confirmed: true, slot });
+    if (written.length > 0) this.opts.onChange({ pools: written, confirmed: false, slot: newest });
+    if (confirmedNow.length > 0) this.opts.onChange({ pools: confirmedNow, confirmed: true, slot: newest });
   }
 
   private build(p: PoolEntry): RecordFields | null {

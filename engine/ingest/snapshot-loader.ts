@@ -26,6 +26,8 @@ export class SnapshotLoader {
     private readonly rpc: RpcClient,
     private readonly core: IngestCore,
     private readonly adapters: readonly DexAdapter[],
+    /** Commitment of every read: `confirmed` (ingest: a snapshot is written as confirmed) or `processed` (tests). */
+    private readonly commitment: 'confirmed' | 'processed' = 'confirmed',
   ) {}
 
   /** True when something is owed. */
@@ -43,7 +45,7 @@ export class SnapshotLoader {
     for (const a of this.adapters) {
       // Auxiliary accounts (configs) first so that pools find them when discovered.
       for (const f of [...a.auxFilters, ...a.poolFilters]) {
-        const r = await this.rpc.getProgramAccounts(a.programId, toRpcFilters(f));
+        const r = await this.rpc.getProgramAccounts(a.programId, toRpcFilters(f), this.commitment);
         if (r.slot > slot) slot = r.slot;
         for (const acc of r.value) accounts.push({ ...acc, slot: r.slot, writeVersion: 0n });
       }
@@ -76,13 +78,13 @@ export class SnapshotLoader {
     let slot = 0n;
     try {
       if (addrs.length > 0) {
-        const r = await this.rpc.getMultipleAccounts(addrs);
+        const r = await this.rpc.getMultipleAccounts(addrs, this.commitment);
         r.value.forEach((a) => a && ups.push({ ...a, slot: r.slot, writeVersion: 0n }));
         slot = r.slot;
       }
       for (const owner of owners) {
         for (const program of [TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID]) {
-          const r = await this.rpc.getTokenAccountsByOwner(owner, program);
+          const r = await this.rpc.getTokenAccountsByOwner(owner, program, this.commitment);
           for (const a of r.value) ups.push({ ...a, slot: r.slot, writeVersion: 0n });
           if (r.slot > slot) slot = r.slot;
         }

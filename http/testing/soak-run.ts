@@ -72,7 +72,7 @@ export interface SoakReport {
   readonly health: { readonly polls: number; readonly unhealthy: number; readonly reasons: Record<string, number> };
   readonly sse: { readonly clients: number; readonly frames: number; readonly errors: number; readonly framesInLastFiveSeconds: number };
   readonly trades: { readonly watched: number; readonly simulated: number };
-  readonly chain: Pick<ChainComparison, 'compared' | 'absentFromChain'> & { readonly mismatches: number };
+  readonly chain: Pick<ChainComparison, 'compared' | 'absentFromChain'> & { readonly mismatches: number; readonly mismatchSamples: ChainComparison['mismatches'] };
 }
 
 const SLOT_MS = 100;
@@ -275,7 +275,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     health: { polls, unhealthy, reasons },
     sse: { clients: clients.length, frames, errors: sseErrors, framesInLastFiveSeconds: lastFive },
     trades: { watched: watchedTrades, simulated: net.simulator.applied },
-    chain: { compared: chain.compared, absentFromChain: chain.absentFromChain, mismatches: chain.mismatches.length },
+    chain: { compared: chain.compared, absentFromChain: chain.absentFromChain, mismatches: chain.mismatches.length, mismatchSamples: chain.mismatches.slice(0, 8) },
   };
 }
 

@@ -31,8 +31,8 @@ export interface ChainComparison {
   readonly slot: bigint;
 }
 
-/** Reads every pool of every registered adapter from the chain into a fresh slab. */
-export async function chainReference(rpcUrl: string): Promise<{ slab: PoolSlab; byAddress: Map<string, number>; slot: bigint }> {
+/** Reads every pool of every registered adapter from the chain, at a commitment, into a fresh slab. */
+export async function chainReference(rpcUrl: string, commitment: 'confirmed' | 'processed' = 'confirmed'): Promise<{ slab: PoolSlab; byAddress: Map<string, number>; slot: bigint }> {
   const slab = PoolSlab.create(4096, 262_144);
   const mints = MintTable.create(1024, 1 << 20);
   const core = new IngestCore({
@@ -43,7 +43,7 @@ export async function chainReference(rpcUrl: string): Promise<{ slab: PoolSlab; 
     onMissingAccounts: (a) => a.forEach((x) => loader.missing.add(x)),
     onMissingOwnedTokenAccounts: (o) => o.forEach((x) => loader.missingOwners.add(x)),
   });
-  const loader = new SnapshotLoader(new RpcClient(rpcUrl), core, ADAPTERS);
+  const loader = new SnapshotLoader(new RpcClient(rpcUrl), core, ADAPTERS, commitment);
   const slot = await loader.load(true);
   const byAddress = new Map<string, number>();
   for (const p of core.registry.all()) byAddress.set(p.desc.address, p.index);
@@ -51,11 +51,13 @@ export async function chainReference(rpcUrl: string): Promise<{ slab: PoolSlab; 
 }
 
 /**
- * Compares both views of every pool in `service` with the chain's accounts read now. Call on a quiet chain (no
- * trades landing) once the service has caught up, or differences are in flight, not defects.
+ * Compares every pool in `service` with the chain's accounts read now: the latest view with the accounts at
+ * processed commitment, the confirmed view with those at confirmed. Call on a quiet chain (no trades landing)
+ * once the service has caught up, or differences are in flight, not defects.
  */
 export async function compareWithChain(service: PoolSlab, rpcUrl: string): Promise<ChainComparison> {
-  const ref = await chainReference(rpcUrl);
+  const latestRef = await chainReference(rpcUrl, 'processed');
+  const ref = await chainReference(rpcUrl, 'confirmed');
   const a = newExactSnapshot();
   const b = newExactSnapshot();
   const mismatches: PoolMismatch[] = [];
@@ -77,7 +79,9 @@ export async function compareWithChain(service: PoolSlab, rpcUrl: string): Promi
     for (const view of [VIEW_LATEST, VIEW_CONFIRMED]) {
       const name = view === VIEW_LATEST ? 'latest' : 'confirmed';
       const haveA = service.readExact(i, view, a);
-      const haveB = ref.slab.readExact(j, VIEW_LATEST, b);
+      const r = view === VIEW_LATEST ? latestRef : ref;
+      const k = r.byAddress.get(address);
+      const haveB = k !== undefined && r.slab.readExact(k, VIEW_LATEST, b);
       if (!haveA || !haveB) {
         if (haveA !== haveB) mismatches.push({ address, view: name, field: 'written', service: String(haveA), chain: String(haveB) });
         continue;
@@ -88,7 +92,7 @@ export async function compareWithChain(service: PoolSlab, rpcUrl: string): Promi
       diff('status', a.status, b.status);
       diff('reserveA', a.reserveA, b.reserveA);
       diff('reserveB', a.reserveB, b.reserveB);
-      a.u64.forEach((w, k) => diff(`u64[${k}]`, w, b.u64[k]));
+      a.u64.forEach((w, n) => diff(`u64[${n}]`, w, b.u64[n]));
     }
   }
   return { compared, absentFromChain, mismatches, slot: ref.slot };
