@@ -28,7 +28,7 @@ function cases(): Case[] {
   const out: Case[] = [];
   for (const s of randomCpmmStates(7, 20 * N)) {
     if (out.length === N) break;
-    const state: CpmmState = { status: 0, reserve0: s.reserve0, reserve1: s.reserve1, rates: s.rates, creatorFeeOn: s.creatorFeeOn, openTime: 0n, poolStatusBits: 0, transferFee0: null, transferFee1: null, transferFeeChanges: false };
+    const state: CpmmState = { status: 0, reserve0: s.reserve0, reserve1: s.reserve1, vault0: s.reserve0, vault1: s.reserve1, rates: s.rates, creatorFeeOn: s.creatorFeeOn, openTime: 0n, poolStatusBits: 0, transferFee0: null, transferFee1: null, transferFeeChanges: false };
     const onInput = isCreatorFeeOnInput(s.creatorFeeOn, true);
     if (cpmmQuote(state, true, s.amountIn01, 'ExactIn').status !== 'OK') continue;
     if (cpmmQuote(state, true, s.amountOut01, 'ExactOut').status !== 'OK') continue;

@@ -31,7 +31,7 @@ function cases(): Case[] {
     let got = 0;
     for (const s of randomLaunchlabStates(11, 20 * N, curveType)) {
       if (got === want) break;
-      const state: LaunchlabState = { ...s, status: 0, poolStatus: 0 };
+      const state: LaunchlabState = { ...s, status: 0, poolStatus: 0, vaultB: s.realB };
       if (launchlabQuote(state, false, s.buyIn, 'ExactIn').status !== 'OK' || launchlabQuote(state, true, s.sellIn, 'ExactIn').status !== 'OK') continue;
       const args = sdkArgs(s, s.rates, curveType);
       if (!sdkLaunch('buyExactIn', args, s.buyIn) || !sdkLaunch('sellExactIn', args, s.sellIn)) continue;

@@ -54,9 +54,8 @@ export function cpmmExecute(
   // What the vaults see: the user's transfer less the input mint's transfer fee (withheld by the token program),
   // and the vault's transfer out (the user receives it less the output mint's fee).
   const feeIn = aToB ? state.transferFee0 : state.transferFee1;
+  // The quote refused a credit that takes the vault above u64 (failure TokenOverflow), so this fits.
   const newIn = tokenAccountAmount(inVault) + q.transferIn - transferFee(feeIn, q.transferIn);
-  // The token program's transfer fails on a u64 overflow of the destination.
-  if (newIn > U64_MAX) return failedAs(q, 'INSUFFICIENT_LIQUIDITY');
   const newOut = tokenAccountAmount(outVault) - q.transferOut;
 
   // require_gte!(constant_after, constant_before) on the curve reserves, as the program checks it.

@@ -28,20 +28,23 @@ export const U64_TRANSFER_FEE_MAX_0 = 9;
 export const U64_TRANSFER_FEE_BPS_1 = 10;
 export const U64_TRANSFER_FEE_MAX_1 = 11;
 
+/** u64 words: the vaults' own amounts (reserve plus accrued fees), token 0 then token 1. */
+export const U64_VAULT_0 = 12;
+export const U64_VAULT_1 = 13;
+
 /**
- * f64 word: fraction of a 0->1 input that reaches the curve, (1e6 - trade - creatorIfInput) / 1e6; 0 when
- * 0->1 cannot trade. Stored as the kept fraction, not the fee, so that a float reader computes
- * `floor(x * keep)` (equal to the program's `x - ceil(x * fee)`) without cancellation at high fee rates.
+ * f64 word: the trade fee rate (per 1e6) as a float. Float readers derive each direction's kept fractions from
+ * the two rates and `creator_fee_on` ({@link cpmmKeep}), with the same float operations the record used to
+ * store, so that the vault amounts fit the eight words.
  */
-export const F64_IN_KEEP_0TO1 = 0;
-/** f64 word: fraction of a 0->1 curve output the user keeps, (1e6 - creatorIfOutput) / 1e6. */
-export const F64_OUT_KEEP_0TO1 = 1;
-/** f64 word: as {@link F64_IN_KEEP_0TO1} for 1->0. */
-export const F64_IN_KEEP_1TO0 = 2;
-/** f64 word: as {@link F64_OUT_KEEP_0TO1} for 1->0. */
-export const F64_OUT_KEEP_1TO0 = 3;
-/** f64 word: fee in basis points as shown in the API (trade + creator rate). */
-export const F64_FEE_BPS = 4;
+export const F64_TRADE_FEE_RATE = 0;
+/** f64 word: the effective creator fee rate (per 1e6) as a float. */
+export const F64_CREATOR_FEE_RATE = 1;
+/** f64 word: `creator_fee_on` (0 both tokens, 1 token 0 only, 2 token 1 only). */
+export const F64_CREATOR_FEE_ON = 2;
+/** f64 words: the vaults' own amounts (float readers refuse an input that would take its vault to 2^64). */
+export const F64_VAULT_0 = 3;
+export const F64_VAULT_1 = 4;
 /** f64 word: transfer fee basis points of token 0 plus 65,536 x those of token 1 (0 where there is none, or where the
  * maximum fee is 0). */
 export const F64_TRANSFER_FEE_BPS = 5;
@@ -52,17 +55,20 @@ export const F64_TRANSFER_FEE_MAX_1 = 7;
 const D = Number(FEE_RATE_DENOMINATOR);
 
 /**
- * Kept fractions (input side, output side) of one direction. A direction the program rejects (creator fee
- * on the input with trade + creator == 0: split_creator_fee divides by zero; or rates at or above 1e6)
- * gets an input keep of 0, so that float readers see a zero rate without a special case.
+ * Kept fraction of the input that reaches the curve (`output: false`: (1e6 - trade - creatorIfInput) / 1e6) or of
+ * the curve output the user keeps (`output: true`: (1e6 - creatorIfOutput) / 1e6), for one direction, from the
+ * float rates and `creator_fee_on`. A direction the program rejects (creator fee on the input with
+ * trade + creator == 0: split_creator_fee divides by zero; or rates at or above 1e6) keeps 0 on both sides, so
+ * that float readers see a zero rate without a special case. Kept fractions, not fees, so that a float reader
+ * computes `floor(x * keep)` (equal to the program's `x - ceil(x * fee)`) without cancellation at high rates.
  */
-function directionKeeps(state: CpmmState, zeroForOne: boolean): [inKeep: number, outKeep: number] {
-  const trade = Number(state.rates.tradeFeeRate);
-  const creator = Number(state.rates.creatorFeeRate);
-  if (isCreatorFeeOnInput(state.creatorFeeOn, zeroForOne)) {
-    return trade + creator === 0 || trade + creator >= D ? [0, 0] : [(D - trade - creator) / D, 1];
+export function cpmmKeep(trade: number, creator: number, creatorFeeOn: number, zeroForOne: boolean, output: boolean): number {
+  if (isCreatorFeeOnInput(creatorFeeOn, zeroForOne)) {
+    if (trade + creator === 0 || trade + creator >= D) return 0;
+    return output ? 1 : (D - trade - creator) / D;
   }
-  return trade >= D || creator >= D ? [0, 0] : [(D - trade) / D, (D - creator) / D];
+  if (trade >= D || creator >= D) return 0;
+  return output ? (D - creator) / D : (D - trade) / D;
 }
 
 /** Writes a CPMM state into a slab record image (reserveA = token 0). */
@@ -86,15 +92,15 @@ export function cpmmToRecord(state: CpmmState, out: RecordFields): void {
   u[U64_TRANSFER_FEE_MAX_0] = t0?.maximumFee ?? 0n;
   u[U64_TRANSFER_FEE_BPS_1] = BigInt(t1?.basisPoints ?? 0);
   u[U64_TRANSFER_FEE_MAX_1] = t1?.maximumFee ?? 0n;
+  u[U64_VAULT_0] = state.vault0;
+  u[U64_VAULT_1] = state.vault1;
   const f = out.f64;
   f.fill(0, 0, PARAM_F64_WORDS);
-  const [in01, out01] = directionKeeps(state, true);
-  const [in10, out10] = directionKeeps(state, false);
-  f[F64_IN_KEEP_0TO1] = in01;
-  f[F64_OUT_KEEP_0TO1] = out01;
-  f[F64_IN_KEEP_1TO0] = in10;
-  f[F64_OUT_KEEP_1TO0] = out10;
-  f[F64_FEE_BPS] = (Number(state.rates.tradeFeeRate) + Number(state.rates.creatorFeeRate)) / 100;
+  f[F64_TRADE_FEE_RATE] = Number(state.rates.tradeFeeRate);
+  f[F64_CREATOR_FEE_RATE] = Number(state.rates.creatorFeeRate);
+  f[F64_CREATOR_FEE_ON] = state.creatorFeeOn;
+  f[F64_VAULT_0] = Number(state.vault0);
+  f[F64_VAULT_1] = Number(state.vault1);
   const bps = (t: CpmmState['transferFee0']): number => (t && t.maximumFee > 0n ? t.basisPoints : 0);
   f[F64_TRANSFER_FEE_BPS] = bps(t0) + 65_536 * bps(t1);
   f[F64_TRANSFER_FEE_MAX_0] = Number(t0?.maximumFee ?? 0n);
@@ -108,6 +114,8 @@ export function cpmmFromRecord(rec: Readonly<RecordFields>): CpmmState {
     status: rec.status,
     reserve0: rec.reserveA,
     reserve1: rec.reserveB,
+    vault0: u[U64_VAULT_0]!,
+    vault1: u[U64_VAULT_1]!,
     rates: {
       tradeFeeRate: u[U64_TRADE_FEE_RATE]!,
       creatorFeeRate: u[U64_CREATOR_FEE_RATE]!,

@@ -32,6 +32,10 @@ export interface CpmmState {
   /** Vault amounts net of accrued protocol, fund and creator fees (saturating at 0). */
   readonly reserve0: bigint;
   readonly reserve1: bigint;
+  /** The vaults' own amounts (reserves plus accrued fees): the token program refuses a transfer that takes the
+   * input vault above u64. */
+  readonly vault0: bigint;
+  readonly vault1: bigint;
   /** Rates from the AmmConfig; `creatorFeeRate` is 0 when the pool's `enableCreatorFee` is false. */
   readonly rates: CpmmFeeRates;
   /** 0 both tokens (creator fee always on the input), 1 token 0 only, 2 token 1 only. */
@@ -104,20 +108,24 @@ export function buildCpmmState(
   const poolStatusBits = poolData[POOL_OFFSET.status]!;
   const openTime = pv.getBigUint64(POOL_OFFSET.openTime, true);
   const creatorFeeOn = poolData[POOL_OFFSET.creatorFeeOn]!;
+  const amount0 = tokenAccountAmount(vault0);
+  const amount1 = tokenAccountAmount(vault1);
   return {
     status: cpmmStatus(poolStatusBits, openTime, creatorFeeOn, rates, clock),
     reserve0: netReserve(
-      tokenAccountAmount(vault0),
+      amount0,
       pv.getBigUint64(POOL_OFFSET.protocolFeesToken0, true),
       pv.getBigUint64(POOL_OFFSET.fundFeesToken0, true),
       pv.getBigUint64(POOL_OFFSET.creatorFeesToken0, true),
     ),
     reserve1: netReserve(
-      tokenAccountAmount(vault1),
+      amount1,
       pv.getBigUint64(POOL_OFFSET.protocolFeesToken1, true),
       pv.getBigUint64(POOL_OFFSET.fundFeesToken1, true),
       pv.getBigUint64(POOL_OFFSET.creatorFeesToken1, true),
     ),
+    vault0: amount0,
+    vault1: amount1,
     rates,
     creatorFeeOn,
     openTime,

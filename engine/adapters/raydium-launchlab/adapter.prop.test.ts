@@ -19,7 +19,7 @@ const opts = { interruptAfterTimeLimit: TIME_MS, numRuns: 1_000_000 };
 
 const stateArb: fc.Arbitrary<LaunchlabState> = fc
   .tuple(fc.integer({ min: 0, max: 1 << 30 }), fc.constantFrom(0, 1, 2))
-  .map(([seed, curve]) => ({ ...randomLaunchlabStates(seed, 1, curve)[0]!, status: 0, poolStatus: 0 }));
+  .map(([seed, curve]) => ({ ...randomLaunchlabStates(seed, 1, curve)[0]!, status: 0, poolStatus: 0, vaultB: 0n })).map((s) => ({ ...s, vaultB: s.realB }));
 const amountArb = fc.oneof(fc.bigInt({ min: 1n, max: 1000n }), fc.bigInt({ min: 1n, max: 1n << 40n }), fc.bigInt({ min: 1n, max: 1n << 56n }), fc.bigInt({ min: 1n, max: U64_MAX }));
 const modeArb = fc.constantFrom<SwapMode>('ExactIn', 'ExactOut');
 

@@ -6,17 +6,19 @@
 import type { RecordF64 } from '../types.js';
 import {
   F64_CURVE_TYPE,
-  F64_FEE_BPS,
   F64_KEEP,
   F64_REAL_A,
   F64_REAL_B,
   F64_TOTAL_SELL_A,
   F64_VIRTUAL_A,
   F64_VIRTUAL_B,
+  F64_VAULT_B,
 } from './record.js';
 import { LAUNCHLAB_STATUS_OK } from './state.js';
 
 const Q64 = 2 ** 64;
+/** 2^64 as a float: vault B plus a buy's input at or above it cannot be transferred (u64). */
+const TWO_POW_64 = Q64;
 
 function finite(x: number): number {
   return Number.isFinite(x) && x > 0 ? x : 0;
@@ -85,6 +87,8 @@ export function launchlabEstimateOut(rec: RecordF64, aToB: boolean, amountIn: nu
     // gross - ceil(gross * rate / 1e6) == floor(gross * keep): the kept fraction avoids cancellation.
     return finite(Math.floor(gross * keep));
   }
+  // The whole input goes into vault B first (the exact quote refuses it past u64; float precision near 2^64).
+  if (f[F64_VAULT_B]! + x >= TWO_POW_64) return 0;
   // x - ceil(x * rate) == floor(x * keep): the B that reaches the curve.
   const less = Math.floor(x * keep);
   let out: number;
@@ -98,5 +102,6 @@ export function launchlabEstimateOut(rec: RecordF64, aToB: boolean, amountIn: nu
 
 /** Total fee in basis points (trade + platform + creator), as shown in the API. */
 export function launchlabFeeBps(rec: RecordF64): number {
-  return rec.f64[F64_FEE_BPS]!;
+  // The record keeps (1e6 - rate) / 1e6 (negative above 1e6); the rate is an integer, so rounding recovers it.
+  return Math.round(1e6 - rec.f64[F64_KEEP]! * 1e6) / 100;
 }

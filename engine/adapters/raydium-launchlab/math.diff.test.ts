@@ -25,7 +25,7 @@ const STATES_PER_CURVE = 2100;
 const SEED = 20_250_915;
 
 function asState(s: RandomLaunchlabState): LaunchlabState {
-  return { ...s, status: 0, poolStatus: 0 };
+  return { ...s, status: 0, poolStatus: 0, vaultB: s.realB };
 }
 
 /** The SDK result passes the program's checks (see the file header). */

@@ -44,6 +44,9 @@ export interface LaunchlabSwap extends QuoteResult {
   readonly curveA: bigint;
   /** B entering (buy, net of fees) or leaving (sell, fees included) the curve: real_b moves by this. */
   readonly curveB: bigint;
+  /** `TokenOverflow` when the math succeeds but the user's transfer into vault B would take it past u64 (the
+   * token program fails with Overflow); the amounts are then those the program computed. Absent otherwise. */
+  readonly failure?: 'TokenOverflow';
 }
 
 /** Sum of the rates with the share rate 0. */

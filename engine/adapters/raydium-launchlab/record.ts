@@ -26,6 +26,8 @@ export const U64_PLATFORM_FEE_RATE = 7;
 export const U64_CREATOR_FEE_RATE = 8;
 /** u64 word: the pool's raw status byte. */
 export const U64_POOL_STATUS = 9;
+/** u64 word: vault B as the pool accounts for it (`real_b + protocol_fee + platform_fee`). */
+export const U64_VAULT_B = 10;
 
 /** f64 word: `virtual_a`. */
 export const F64_VIRTUAL_A = 0;
@@ -37,12 +39,13 @@ export const F64_REAL_A = 2;
 export const F64_REAL_B = 3;
 /** f64 word: `total_sell_a`. */
 export const F64_TOTAL_SELL_A = 4;
-/** f64 word: fraction kept after the fee, (1e6 - total rate) / 1e6 (0 when the rate is invalid). */
+/** f64 word: fraction kept after the fee, (1e6 - total rate) / 1e6; negative when the rate exceeds 1e6 (status
+ * BAD_FEE: no reader uses it then, but `feeBps` is derived from it). */
 export const F64_KEEP = 5;
 /** f64 word: curve type (0, 1, 2). */
 export const F64_CURVE_TYPE = 6;
-/** f64 word: total fee in basis points (the API's `feeBps`). */
-export const F64_FEE_BPS = 7;
+/** f64 word: `U64_VAULT_B` as a float (`estimateOut` is 0 for a buy that would take it to 2^64). */
+export const F64_VAULT_B = 7;
 
 const D = Number(FEE_RATE_DENOMINATOR);
 
@@ -65,6 +68,7 @@ export function launchlabToRecord(state: LaunchlabState, out: RecordFields): voi
   u[U64_PLATFORM_FEE_RATE] = state.rates.platformFeeRate;
   u[U64_CREATOR_FEE_RATE] = state.rates.creatorFeeRate;
   u[U64_POOL_STATUS] = BigInt(state.poolStatus);
+  u[U64_VAULT_B] = state.vaultB;
   const f = out.f64;
   f.fill(0, 0, PARAM_F64_WORDS);
   const rate = Number(totalFeeRate(state.rates));
@@ -73,9 +77,9 @@ export function launchlabToRecord(state: LaunchlabState, out: RecordFields): voi
   f[F64_REAL_A] = Number(state.realA);
   f[F64_REAL_B] = Number(state.realB);
   f[F64_TOTAL_SELL_A] = Number(state.totalSellA);
-  f[F64_KEEP] = rate <= D ? (D - rate) / D : 0;
+  f[F64_KEEP] = (D - rate) / D;
   f[F64_CURVE_TYPE] = state.curveType;
-  f[F64_FEE_BPS] = rate / 100;
+  f[F64_VAULT_B] = Number(state.vaultB);
 }
 
 /** Reads a state back from a slab record image (exact path; the f64 words are not needed). */
@@ -95,5 +99,6 @@ export function launchlabFromRecord(rec: Readonly<RecordFields>): LaunchlabState
     realA: u[U64_REAL_A]!,
     realB: u[U64_REAL_B]!,
     totalSellA: u[U64_TOTAL_SELL_A]!,
+    vaultB: u[U64_VAULT_B]!,
   };
 }

@@ -42,6 +42,11 @@ export interface LaunchlabState extends LaunchlabCurveState {
   readonly rates: LaunchlabRates;
   /** The pool's raw `status` byte. */
   readonly poolStatus: number;
+  /**
+   * Vault B's amount as the pool account accounts for it: `real_b + protocol_fee + platform_fee` (the protocol fee
+   * stays in vault B; `platform_fee` is the legacy accrual). A buy's transfer into vault B must fit u64 on top.
+   */
+  readonly vaultB: bigint;
 }
 
 function u64At(data: Uint8Array, offset: number): bigint {
@@ -98,5 +103,6 @@ export function buildLaunchlabState(
     realA: u64At(poolData, POOL_OFFSET.realA),
     realB: u64At(poolData, POOL_OFFSET.realB),
     totalSellA: u64At(poolData, POOL_OFFSET.totalSellA),
+    vaultB: u64At(poolData, POOL_OFFSET.realB) + u64At(poolData, POOL_OFFSET.protocolFee) + u64At(poolData, POOL_OFFSET.platformFee),
   };
 }
