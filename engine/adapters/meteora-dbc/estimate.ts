@@ -7,13 +7,15 @@ import type { RecordF64 } from '../types.js';
 import {
   EXT_F64_PER_POINT,
   F64_BASE_FEE,
-  F64_COLLECT_FEE_MODE,
+  F64_BASE_VAULT,
   F64_MIGRATION_SQRT,
-  F64_RATE_LIMITER_INCREMENT,
+  F64_QUOTE_VAULT,
   F64_RATE_LIMITER_REFERENCE,
   F64_SQRT_PRICE,
   F64_SQRT_START,
-  F64_VARIABLE_FEE,
+  f64CollectFeeMode,
+  f64RateLimiterIncrement,
+  f64VariableFee,
 } from './record.js';
 import { DBC_STATUS_OK } from './state.js';
 
@@ -52,8 +54,8 @@ function rateLimiterFee(c: number, inc: number, ref: number, x: number): number 
 function feeNumerator(rec: RecordF64, aToB: boolean, x: number): number {
   const f = rec.f64;
   const ref = f[F64_RATE_LIMITER_REFERENCE]!;
-  const base = !aToB && ref > 0 ? rateLimiterFee(f[F64_BASE_FEE]!, f[F64_RATE_LIMITER_INCREMENT]!, ref, x) : f[F64_BASE_FEE]!;
-  return total(base, f[F64_VARIABLE_FEE]!);
+  const base = !aToB && ref > 0 ? rateLimiterFee(f[F64_BASE_FEE]!, f64RateLimiterIncrement(f), ref, x) : f[F64_BASE_FEE]!;
+  return total(base, f64VariableFee(f));
 }
 
 /**
@@ -67,7 +69,7 @@ export function dbcMarginalRate(rec: RecordF64, aToB: boolean): number {
   const f = rec.f64;
   const s = f[F64_SQRT_PRICE]!;
   if (!(s > 0)) return 0;
-  const keep = 1 - total(f[F64_BASE_FEE]!, f[F64_VARIABLE_FEE]!) / DEN;
+  const keep = 1 - total(f[F64_BASE_FEE]!, f64VariableFee(f)) / DEN;
   if (aToB) return s * s * keep;
   return s < f[F64_MIGRATION_SQRT]! ? keep / (s * s) : 0;
 }
@@ -159,7 +161,8 @@ function walkQuoteIn(ext: ArrayLike<number>, n: number, stop: number, s0: number
 
 /**
  * Float mirror of the exact exact-in quote (fees, curve walk, floors), 0 when not tradable, when the curve or
- * the migration price is reached before the input is spent, or when the output rounds to zero.
+ * the migration price is reached before the input is spent, when the output rounds to zero, or when the input
+ * would take its vault to 2^64.
  */
 export function dbcEstimateOut(rec: RecordF64, aToB: boolean, amountIn: number): number {
   if (rec.status !== DBC_STATUS_OK || !(amountIn >= 1) || !Number.isFinite(amountIn)) return 0;
@@ -169,9 +172,11 @@ export function dbcEstimateOut(rec: RecordF64, aToB: boolean, amountIn: number):
   const s = f[F64_SQRT_PRICE]!;
   if (!(s > 0)) return 0;
   const x = Math.floor(amountIn);
+  // The whole input goes into its vault (the exact quote refuses it past u64; float precision near 2^64).
+  if ((aToB ? f[F64_BASE_VAULT]! : f[F64_QUOTE_VAULT]!) + x >= TWO64) return 0;
   const keep = 1 - feeNumerator(rec, aToB, x) / DEN;
   const n = Math.floor(ext.length / EXT_F64_PER_POINT);
-  const feeOnInput = !aToB && f[F64_COLLECT_FEE_MODE] === 0;
+  const feeOnInput = !aToB && f64CollectFeeMode(f) === 0;
   const net = feeOnInput ? Math.floor(x * keep) : x;
   const raw = aToB ? walkBaseIn(ext, n, f[F64_SQRT_START]!, s, net) : walkQuoteIn(ext, n, f[F64_MIGRATION_SQRT]!, s, net);
   if (!(raw > 0)) return 0;
@@ -183,5 +188,5 @@ export function dbcEstimateOut(rec: RecordF64, aToB: boolean, amountIn: number):
 /** Fee in basis points as shown in the API: min(base + variable, 99%) (the rate limiter's cliff fee). */
 export function dbcFeeBps(rec: RecordF64): number {
   const f = rec.f64;
-  return total(f[F64_BASE_FEE]!, f[F64_VARIABLE_FEE]!) / 1e5;
+  return total(f[F64_BASE_FEE]!, f64VariableFee(f)) / 1e5;
 }

@@ -11,6 +11,11 @@
  *     TypeCastFailed): the SDK computes in bn.js without bounds and returns amounts above u64.
  *  D3 the reserve checks of apply_swap_result (the output reserve cannot pay the curve's output): not in the SDK.
  *  D4 an exact-in output of 0: the SDK returns it; ours is ZERO_AMOUNT (the program lets it through).
+ *  D5 an input that would take its vault (the reserve plus the pool's unclaimed fees of that token) past u64: the
+ *     program's transfer fails in the token program (Overflow); the SDK has no vaults. Ours is
+ *     INSUFFICIENT_LIQUIDITY with failure TokenOverflow and must carry the SDK's amounts (vault-overflow.test.ts).
+ *     The generated pools have no unclaimed fees (vault = reserve), so D5 is also checked at its boundary on every
+ *     matching case: the input vault at u64 minus the SDK's input is OK, one atom more is refused (d5Boundary).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -25,7 +30,7 @@ const SEED = 20_250_901;
 
 test(`quote matches the DBC SDK over ${CASES} random pools x 2 directions x 2 modes`, (t) => {
   const cases = randomDbcCases(SEED, CASES);
-  const counts = { cases: 0, ok: 0, bothFail: 0, matches: 0, d1: 0, d2: 0, d3: 0, d4: 0 };
+  const counts = { cases: 0, ok: 0, bothFail: 0, matches: 0, d1: 0, d2: 0, d3: 0, d4: 0, d5: 0, d5Boundary: 0 };
   const perMode = new Map<string, { cases: number; ok: number }>();
   const perDirMode = new Map<string, number>();
   const mismatches: string[] = [];
@@ -52,6 +57,13 @@ test(`quote matches the DBC SDK over ${CASES} random pools x 2 directions x 2 mo
           continue;
         }
         if (ours.status !== 'OK') {
+          if (ours.failure === 'TokenOverflow') {
+            const vault = aToB ? state.baseVault : state.quoteVault;
+            const same = ours.inAmount === sdk.includedFeeInputAmount && ours.outAmount === sdk.outputAmount && ours.excludedFeeInputAmount === sdk.excludedFeeInputAmount;
+            if (same && vault + sdk.includedFeeInputAmount > U64_MAX) { counts.d5++; continue; }
+            mismatches.push(`D5 not a vault overflow (vault ${vault}, ours ${ours.inAmount}->${ours.outAmount}, sdk ${sdk.includedFeeInputAmount}->${sdk.outputAmount}): ${where}`);
+            continue;
+          }
           if (ours.status === 'ZERO_AMOUNT' && ours.error === null && sdk.outputAmount === 0n) { counts.d4++; continue; }
           if ((ours.error === 'MathOverflow' || ours.error === 'TypeCastFailed') && exceedsU64(sdk)) { counts.d2++; continue; }
           if (ours.error === 'MathOverflow' && reserveShort(c, aToB, sdk, state.collectFeeMode)) { counts.d3++; continue; }
@@ -62,7 +74,19 @@ test(`quote matches the DBC SDK over ${CASES} random pools x 2 directions x 2 mo
         const same = ours.inAmount === sdk.includedFeeInputAmount && ours.excludedFeeInputAmount === sdk.excludedFeeInputAmount
           && ours.outAmount === sdk.outputAmount && ours.nextSqrtPrice === sdk.nextSqrtPrice
           && ours.tradingFee === sdk.tradingFee && ours.protocolFee === sdk.protocolFee && sdk.referralFee === 0n;
-        if (same) { counts.matches++; continue; }
+        if (same) {
+          counts.matches++;
+          // D5 at its boundary: the same swap with the input vault (reserve + unclaimed fees) holding u64 minus the
+          // SDK's input is quoted; one atom fuller, it is refused with the SDK's amounts.
+          const vaultKey = aToB ? 'baseVault' : 'quoteVault';
+          const m = mode === 'in' ? 'ExactIn' : 'ExactOut';
+          const fill = dbcQuote({ ...state, [vaultKey]: U64_MAX - sdk.includedFeeInputAmount }, aToB, amount, m);
+          const past = dbcQuote({ ...state, [vaultKey]: U64_MAX - sdk.includedFeeInputAmount + 1n }, aToB, amount, m);
+          if (fill.status !== 'OK' || past.failure !== 'TokenOverflow' || past.inAmount !== sdk.includedFeeInputAmount || past.outAmount !== sdk.outputAmount) {
+            mismatches.push(`D5 boundary: fill ${fill.status}, past ${past.status}/${past.failure} ${past.inAmount}->${past.outAmount}: ${where}`);
+          } else counts.d5Boundary++;
+          continue;
+        }
         if (aToB && d1Candidate(c.pool.sqrtPrice, ours.excludedFeeInputAmount)) {
           counts.d1++;
           // The alternative form moves the price by at most a few Q64 units: outputs stay within 1e-9.

@@ -26,6 +26,12 @@ export interface DbcSwap extends QuoteResult {
   readonly feesOnBaseToken: boolean;
   /** Total fee numerator applied (per 1e9). */
   readonly feeNumerator: bigint;
+  /**
+   * `TokenOverflow` when the program's math and checks pass but the user's transfer of `inAmount` into the input
+   * vault (base for sells, quote for buys) would take it above u64: the token program fails with Overflow. The
+   * status is then INSUFFICIENT_LIQUIDITY with the amounts the program computed. Null otherwise.
+   */
+  readonly failure: 'TokenOverflow' | null;
 }
 
 function rejected(status: QuoteStatus, amount: bigint, mode: SwapMode, feeOnInput: boolean, error: DbcError | null): DbcSwap {
@@ -34,7 +40,7 @@ function rejected(status: QuoteStatus, amount: bigint, mode: SwapMode, feeOnInpu
     inAmount: mode === 'ExactIn' ? amount : 0n,
     outAmount: mode === 'ExactOut' ? amount : 0n,
     feeAmount: 0n, feeOnInput, excludedFeeInputAmount: 0n, reserveOutAmount: 0n, nextSqrtPrice: 0n,
-    tradingFee: 0n, protocolFee: 0n, partnerFee: 0n, creatorFee: 0n, feesOnBaseToken: false, feeNumerator: 0n,
+    tradingFee: 0n, protocolFee: 0n, partnerFee: 0n, creatorFee: 0n, feesOnBaseToken: false, feeNumerator: 0n, failure: null,
   };
 }
 
@@ -52,7 +58,7 @@ function ok(state: DbcState, r: DbcSwapResult): DbcSwap {
     inAmount: r.includedFeeInputAmount, outAmount: r.outputAmount, feeAmount: r.tradingFee + r.protocolFee,
     feeOnInput: r.feesOnInput, excludedFeeInputAmount: r.excludedFeeInputAmount, reserveOutAmount: r.reserveOutAmount,
     nextSqrtPrice: r.nextSqrtPrice, tradingFee: r.tradingFee, protocolFee: r.protocolFee, partnerFee, creatorFee,
-    feesOnBaseToken: r.feesOnBaseToken, feeNumerator: r.feeNumerator,
+    feesOnBaseToken: r.feesOnBaseToken, feeNumerator: r.feeNumerator, failure: null,
   };
 }
 
@@ -60,7 +66,8 @@ function ok(state: DbcState, r: DbcSwapResult): DbcSwap {
  * Exact quote of a swap of `amount` (exact-in: paid; exact-out: received). A = base, so `aToB` sells base
  * (swap_base_for_quote). Statuses: INACTIVE (record status nonzero: migrated, curve complete, not activated, bad
  * config), ZERO_AMOUNT (amount 0, or an exact-in output of 0), INSUFFICIENT_LIQUIDITY (beyond the curve or the
- * migration price, a u64 overflow, an amount above u64).
+ * migration price, a u64 overflow, an amount above u64, and an input that would take its vault above u64: failure
+ * `TokenOverflow`).
  */
 export function dbcQuote(state: DbcState, aToB: boolean, amount: bigint, mode: SwapMode): DbcSwap {
   const onInput = feeMode(state.collectFeeMode, aToB).feesOnInput;
@@ -71,5 +78,10 @@ export function dbcQuote(state: DbcState, aToB: boolean, amount: bigint, mode: S
   if (typeof r === 'string') return rejected(statusOf(r), amount, mode, onInput, r);
   // The program accepts an exact-in swap that pays nothing (with minimum_amount_out 0); it is no quote.
   if (r.outputAmount === 0n) return rejected('ZERO_AMOUNT', amount, mode, onInput, null);
-  return ok(state, r);
+  const q = ok(state, r);
+  // After its slippage check and apply_swap_result (whose checked `reserve + excluded input` passed above), the
+  // program transfers the whole input into the input vault, which also holds the unclaimed fees: the token program
+  // fails the transfer with Overflow when the vault would pass u64.
+  if ((aToB ? state.baseVault : state.quoteVault) + q.inAmount > U64_MAX) return { ...q, status: 'INSUFFICIENT_LIQUIDITY', failure: 'TokenOverflow' };
+  return q;
 }

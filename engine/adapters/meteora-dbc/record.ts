@@ -3,7 +3,6 @@
  * holds the curve (the tables are in this folder's README and must stay in step with these constants).
  */
 import { PARAM_F64_WORDS, PARAM_U64_WORDS, type RecordExt, type RecordFields } from '../types.js';
-import { FEE_DENOMINATOR } from './fee-math.js';
 import type { CurvePoint } from './layout.js';
 import type { DbcState } from './state.js';
 
@@ -33,10 +32,16 @@ export const U64_RATE_LIMITER_INCREMENT_BPS = 10;
 export const U64_COLLECT_FEE_MODE = 11;
 /** creator_trading_fee_percentage. */
 export const U64_CREATOR_FEE_PERCENTAGE = 12;
-/** Flags: bit 0 = clock sensitive. */
+/** Flags and counts: bit 0 = clock sensitive; bits 8..15 = number of curve points in the extension. */
 export const U64_FLAGS = 13;
-/** Number of curve points in the extension. */
-export const U64_CURVE_POINTS = 14;
+/** {@link U64_FLAGS} bit: the quote depends on the clock. */
+export const FLAG_CLOCK_SENSITIVE = 1n;
+/** {@link U64_FLAGS}: the curve point count sits at this shift (at most 20 points). */
+export const CURVE_POINTS_SHIFT = 8n;
+/** The base vault as the pool accounts for it (base reserve + unclaimed base fees). */
+export const U64_BASE_VAULT = 14;
+/** The quote vault as the pool accounts for it (quote reserve + unclaimed quote fees). */
+export const U64_QUOTE_VAULT = 15;
 
 /** f64 word: current sqrt price as a real number (sqrt_price / 2^64). */
 export const F64_SQRT_PRICE = 0;
@@ -46,14 +51,37 @@ export const F64_SQRT_START = 1;
 export const F64_MIGRATION_SQRT = 2;
 /** f64 word: base fee numerator (per 1e9). */
 export const F64_BASE_FEE = 3;
-/** f64 word: variable fee numerator (per 1e9). */
-export const F64_VARIABLE_FEE = 4;
+/**
+ * f64 word: three small integers in one exact float, `variable + 2^30 x (incrementBps + 2^16 x outputFee)`: the
+ * variable fee numerator (per 1e9, at most 990,000,000 < 2^30), the rate limiter's fee increment in bps (u16; 0
+ * without an open limiter) and 1 when the fee is not collected in the quote token (collect_fee_mode != 0). Read
+ * with {@link f64VariableFee}, {@link f64RateLimiterIncrement}, {@link f64CollectFeeMode}.
+ */
+export const F64_FEE_FIELDS = 4;
 /** f64 word: rate limiter reference amount while open, else 0. */
 export const F64_RATE_LIMITER_REFERENCE = 5;
-/** f64 word: rate limiter fee increment numerator (bps * 1e9 / 1e4, floor). */
-export const F64_RATE_LIMITER_INCREMENT = 6;
-/** f64 word: collect_fee_mode. */
-export const F64_COLLECT_FEE_MODE = 7;
+/** f64 word: `U64_BASE_VAULT` as a float (`estimateOut` is 0 for a sell that would take it to 2^64). */
+export const F64_BASE_VAULT = 6;
+/** f64 word: `U64_QUOTE_VAULT` as a float (`estimateOut` is 0 for a buy that would take it to 2^64). */
+export const F64_QUOTE_VAULT = 7;
+
+const TWO30 = 2 ** 30;
+const TWO16 = 2 ** 16;
+
+/** The variable fee numerator (per 1e9) of {@link F64_FEE_FIELDS}. */
+export function f64VariableFee(f: ArrayLike<number>): number {
+  return f[F64_FEE_FIELDS]! % TWO30;
+}
+
+/** The rate limiter's fee increment numerator (`bps * 1e9 / 1e4`, exact) of {@link F64_FEE_FIELDS}. */
+export function f64RateLimiterIncrement(f: ArrayLike<number>): number {
+  return (Math.floor(f[F64_FEE_FIELDS]! / TWO30) % TWO16) * 100_000;
+}
+
+/** 0 when the fee is collected in the quote token (collect_fee_mode 0), else 1, from {@link F64_FEE_FIELDS}. */
+export function f64CollectFeeMode(f: ArrayLike<number>): number {
+  return Math.floor(f[F64_FEE_FIELDS]! / (TWO30 * TWO16));
+}
 
 /** Extension layout: u64 words per curve point (sqrt_price lo, hi, liquidity lo, hi). */
 export const EXT_U64_PER_POINT = 4;
@@ -132,18 +160,21 @@ export function dbcToRecord(state: DbcState, out: RecordFields): void {
   u[U64_RATE_LIMITER_INCREMENT_BPS] = BigInt(state.rateLimiter?.feeIncrementBps ?? 0);
   u[U64_COLLECT_FEE_MODE] = BigInt(state.collectFeeMode);
   u[U64_CREATOR_FEE_PERCENTAGE] = BigInt(state.creatorTradingFeePercentage);
-  u[U64_FLAGS] = state.clockSensitive ? 1n : 0n;
-  u[U64_CURVE_POINTS] = BigInt(state.curve.length);
+  u[U64_FLAGS] = (state.clockSensitive ? FLAG_CLOCK_SENSITIVE : 0n) | (BigInt(state.curve.length) << CURVE_POINTS_SHIFT);
+  u[U64_BASE_VAULT] = state.baseVault;
+  u[U64_QUOTE_VAULT] = state.quoteVault;
   const f = out.f64;
   f.fill(0, 0, PARAM_F64_WORDS);
   f[F64_SQRT_PRICE] = q64ToFloat(state.sqrtPrice);
   f[F64_SQRT_START] = q64ToFloat(state.sqrtStartPrice);
   f[F64_MIGRATION_SQRT] = q64ToFloat(state.migrationSqrtPrice);
   f[F64_BASE_FEE] = Number(state.baseFeeNumerator);
-  f[F64_VARIABLE_FEE] = Number(state.variableFeeNumerator);
+  // bps * 1e9 / 1e4 = bps * 1e5 exactly: the increment is stored as its bps.
+  const incrementBps = state.rateLimiter ? state.rateLimiter.feeIncrementBps : 0;
+  f[F64_FEE_FIELDS] = Number(state.variableFeeNumerator) + TWO30 * (incrementBps + TWO16 * (state.collectFeeMode === 0 ? 0 : 1));
   f[F64_RATE_LIMITER_REFERENCE] = state.rateLimiter ? Number(state.rateLimiter.referenceAmount) : 0;
-  f[F64_RATE_LIMITER_INCREMENT] = state.rateLimiter ? Number((BigInt(state.rateLimiter.feeIncrementBps) * FEE_DENOMINATOR) / 10_000n) : 0;
-  f[F64_COLLECT_FEE_MODE] = state.collectFeeMode;
+  f[F64_BASE_VAULT] = Number(state.baseVault);
+  f[F64_QUOTE_VAULT] = Number(state.quoteVault);
   out.ext = extOf(state.curve);
 }
 
@@ -161,12 +192,14 @@ export function dbcFromRecord(rec: Readonly<RecordFields>): DbcState {
     migrationQuoteThreshold: u[U64_MIGRATION_QUOTE_THRESHOLD]!,
     baseReserve: rec.reserveA,
     quoteReserve: rec.reserveB,
-    curve: curveFromExt(rec.ext, Number(u[U64_CURVE_POINTS]!)),
+    curve: curveFromExt(rec.ext, Number((u[U64_FLAGS]! >> CURVE_POINTS_SHIFT) & 0xffn)),
     collectFeeMode: Number(u[U64_COLLECT_FEE_MODE]!),
     baseFeeNumerator: base,
     variableFeeNumerator: u[U64_VARIABLE_FEE_NUMERATOR]!,
     rateLimiter: ref === 0n ? null : { cliffFeeNumerator: base, feeIncrementBps: Number(u[U64_RATE_LIMITER_INCREMENT_BPS]!), referenceAmount: ref },
     creatorTradingFeePercentage: Number(u[U64_CREATOR_FEE_PERCENTAGE]!),
-    clockSensitive: (u[U64_FLAGS]! & 1n) === 1n,
+    clockSensitive: (u[U64_FLAGS]! & FLAG_CLOCK_SENSITIVE) !== 0n,
+    baseVault: u[U64_BASE_VAULT]!,
+    quoteVault: u[U64_QUOTE_VAULT]!,
   };
 }

@@ -38,6 +38,22 @@ export interface DbcState extends DbcCurveState {
   readonly creatorTradingFeePercentage: number;
   /** True while the quote depends on the clock (scheduler moving, rate-limiter window open, not activated). */
   readonly clockSensitive: boolean;
+  /**
+   * The base and quote vaults' amounts as the pool account accounts for them: the reserve plus the unclaimed
+   * protocol, partner and creator trading fees of that token (plus the protocol migration fee, 0 until migration),
+   * capped at u64. A swap's whole input goes into its input vault, which must stay within u64 (token Overflow).
+   */
+  readonly baseVault: bigint;
+  readonly quoteVault: bigint;
+}
+
+/** {@link DbcState.baseVault} / {@link DbcState.quoteVault} of a pool: what the program leaves in each vault. */
+export function vaultAmounts(pool: VirtualPoolFields): { baseVault: bigint; quoteVault: bigint } {
+  const cap = (v: bigint): bigint => (v > U64_MAX ? U64_MAX : v);
+  return {
+    baseVault: cap(pool.baseReserve + pool.protocolBaseFee + pool.partnerBaseFee + pool.creatorBaseFee + pool.protocolMigrationBaseFeeAmount),
+    quoteVault: cap(pool.quoteReserve + pool.protocolQuoteFee + pool.partnerQuoteFee + pool.creatorQuoteFee + pool.protocolMigrationQuoteFeeAmount),
+  };
 }
 
 /** The current point of a pool: the slot (activation_type 0) or the unix timestamp (1). */
@@ -142,6 +158,7 @@ export function dbcStateFrom(pool: VirtualPoolFields, cfg: PoolConfigAccount, cl
     creatorTradingFeePercentage: cfg.creatorTradingFeePercentage,
     // A pool that cannot trade for a clock-independent reason does not need clock rebuilds.
     clockSensitive: status === DBC_STATUS_OK || status === DBC_STATUS_NOT_ACTIVATED ? fee.clockSensitive : false,
+    ...vaultAmounts(pool),
   };
 }
 

@@ -9,6 +9,7 @@ import { buildCurve, curveHoldings, sqrtPriceQ64 } from './curve-builder.js';
 import { dbcVaultAddress } from './descriptor.js';
 import { type PoolConfigAccount, type VirtualPoolFields, encodePoolConfig, encodeVirtualPool, poolAuthority } from './layout.js';
 import { basePoolConfig, baseVirtualPool, labelKey } from './random-states.js';
+import { vaultAmounts } from './state.js';
 
 /** Knobs of a fixture pool; everything else gets realistic defaults (SOL-quoted, 6-decimal base, 3 segments). */
 export interface DbcFixtureOptions {
@@ -68,8 +69,9 @@ export function dbcFixture(o: DbcFixtureOptions = {}, label = 'pool'): DbcFixtur
   const accounts = new Map<string, Uint8Array>([
     [poolAddress, encodeVirtualPool(pool)],
     [pool.config, encodePoolConfig(config)],
-    [pool.baseVault, vault(pool.baseMint, pool.baseReserve + pool.protocolBaseFee + pool.partnerBaseFee + pool.creatorBaseFee)],
-    [pool.quoteVault, vault(config.quoteMint, pool.quoteReserve + pool.protocolQuoteFee + pool.partnerQuoteFee + pool.creatorQuoteFee)],
+    // The vaults hold what the pool accounts for: the reserve plus the unclaimed fees (vaultAmounts).
+    [pool.baseVault, vault(pool.baseMint, vaultAmounts(pool).baseVault)],
+    [pool.quoteVault, vault(config.quoteMint, vaultAmounts(pool).quoteVault)],
   ]);
   return { poolAddress, pool, config, accounts };
 }
