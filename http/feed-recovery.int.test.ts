@@ -130,6 +130,30 @@ describe('feed recovery', { concurrency: false }, () => {
     }
   });
 
+  test('a resync from the present reads the newest state: a trade in the open slot before the stream came back is not lost', async () => {
+    const net = await startLocalnet(NET);
+    const s = await startServiceUnderTest(ENV, net);
+    try {
+      const { pool } = soleUsdcPool(s.net);
+      await healthy(s.base);
+      s.net.geyser.refuseStreams(2500);
+      s.net.geyser.dropStreams();
+      // Past the replay window, the clock stops; the trade lands in the open slot, which is not confirmed.
+      await new Promise((r) => setTimeout(r, 2000));
+      s.net.ledger.stop();
+      const before = reserves(s, pool);
+      assert.ok(s.net.simulator.swapNow(pool, true, 6_000_000n).slot !== undefined);
+      // The stream comes back from the present, after the trade: only the resync can bring it.
+      await eventually(() => assert.notDeepEqual(reserves(s, pool), before, 'the trade is in the latest view'), 10_000, 50);
+      s.net.ledger.start();
+      await healthy(s.base);
+      await assertMatchesChain(s);
+    } finally {
+      await s.stop();
+      await net.stop();
+    }
+  });
+
   test('a stalled stream makes /health 503 at once; data held back is dated when the chain made it; a cluster down is 503', async () => {
     const s = await startServiceUnderTest({ ...ENV, GEYSER_SILENCE_MS: '60000' }, await startLocalnet(NET));
     try {

@@ -116,13 +116,15 @@ export class IngestCore {
   }
 
   /**
-   * Applies a consistent snapshot read over RPC at `slot` (confirmed commitment): both views are written and
-   * marked confirmed.
+   * Applies a consistent snapshot read over RPC at `slot`: at confirmed commitment (`confirmed`, the default) both
+   * views are written and marked confirmed; at processed, the latest view is written and the confirmed view follows
+   * when the slot stream confirms the slot.
    */
-  applySnapshot(accounts: readonly AccountUpdate[], slot: bigint): void {
+  applySnapshot(accounts: readonly AccountUpdate[], slot: bigint, confirmed = true): void {
     const dirty = new Set<PoolEntry>();
     for (const u of accounts) this.ingest(u, dirty);
-    if (slot > this.confirmedSlot) this.confirmedSlot = slot;
+    // A read at processed commitment is optimistic like the stream's updates: its slot confirms on the slot stream.
+    if (confirmed && slot > this.confirmedSlot) this.confirmedSlot = slot;
     if (slot > this.processedSlot) this.processedSlot = slot;
     this.opts.slab.setConfirmedSlot(this.confirmedSlot);
     this.opts.slab.setProcessedSlot(this.processedSlot);

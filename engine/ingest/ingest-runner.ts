@@ -123,6 +123,8 @@ export class IngestRunner {
       await this.o.chain.checkGenesis();
     }
     const slot = await this.snapshot();
+    // From here on every read races a running stream that will not replay it: read the newest state.
+    this.loader.commitment = 'processed';
     this.o.onReady?.();
     this.resumeFrom = slot;
     void this.streamLoop();

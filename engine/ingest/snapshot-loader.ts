@@ -22,13 +22,22 @@ export class SnapshotLoader {
   /** Pools whose owned token accounts must be read (pools described by them). */
   readonly missingOwners = new Set<string>();
 
+  /**
+   * Commitment of the reads. `confirmed` at startup (the stream then replays from the snapshot's slot with
+   * `from_slot`, so nothing is missed). `processed` once a stream runs without such a replay (a resync from the
+   * present, a reload, accounts newly watched): a confirmed read would miss the writes that landed in the slots
+   * after the confirmed one and before the stream (or its widened filter) started, which the stream never sends.
+   */
+  commitment: 'confirmed' | 'processed';
+
   constructor(
     private readonly rpc: RpcClient,
     private readonly core: IngestCore,
     private readonly adapters: readonly DexAdapter[],
-    /** Commitment of every read: `confirmed` (ingest: a snapshot is written as confirmed) or `processed` (tests). */
-    private readonly commitment: 'confirmed' | 'processed' = 'confirmed',
-  ) {}
+    commitment: 'confirmed' | 'processed' = 'confirmed',
+  ) {
+    this.commitment = commitment;
+  }
 
   /** True when something is owed. */
   get owed(): boolean {
@@ -50,7 +59,7 @@ export class SnapshotLoader {
         for (const acc of r.value) accounts.push({ ...acc, slot: r.slot, writeVersion: 0n });
       }
     }
-    this.core.applySnapshot(accounts, slot);
+    this.core.applySnapshot(accounts, slot, this.commitment === 'confirmed');
     // Dependencies, then what they reveal (pools waiting for a config or their mints' decimals, and those pools'
     // own dependencies): a few rounds at most.
     let last = slot;
@@ -94,7 +103,7 @@ export class SnapshotLoader {
       for (const o of owners) this.missingOwners.add(o);
       throw e;
     }
-    this.core.applySnapshot(ups, slot);
+    this.core.applySnapshot(ups, slot, this.commitment === 'confirmed');
     return slot;
   }
 }
