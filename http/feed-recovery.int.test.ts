@@ -79,6 +79,41 @@ async function assertMatchesChain(s: ServiceUnderTest): Promise<void> {
   }
 }
 
+/** Health 200 after exactly one reload. */
+async function reloadedOnce(base: string): Promise<Health> {
+  return eventually(async () => {
+    const h = await health(base);
+    assert.equal(h.httpStatus, 200, JSON.stringify(h.body));
+    assert.equal(h.body.reloads, 1);
+    return h;
+  }, 30_000, 100);
+}
+
+/**
+ * Runs the service on one localnet, then replaces it with another on the same ports (`secondOptions` over the
+ * first's): `beforeSwitch` runs on the first once healthy, `afterSwitch` on the second.
+ */
+async function acrossChains(
+  secondOptions: Partial<LocalnetOptions>,
+  beforeSwitch: (first: Localnet) => Promise<void>,
+  afterSwitch: (second: Localnet, s: ServiceUnderTest) => Promise<void>,
+): Promise<void> {
+  const opts: LocalnetOptions = { ...NET, rpcPort: await freePort(), grpcPort: await freePort(), blockEnginePort: 0, metadataPort: 0 };
+  const first = await startLocalnet(opts);
+  const s = await startServiceUnderTest(ENV, first);
+  let second: Localnet | undefined;
+  try {
+    await healthy(s.base);
+    await beforeSwitch(first);
+    await first.stop();
+    second = await startLocalnet({ ...opts, ...secondOptions });
+    await afterSwitch(second, { ...s, net: second });
+  } finally {
+    await s.stop();
+    await second?.stop();
+  }
+}
+
 describe('feed recovery', { concurrency: false }, () => {
   test('napi: a resume point gone from the replay window -> subscribe from the present, resync (retried), exact state', async () => {
     const net = await startLocalnet(NET);
@@ -197,71 +232,47 @@ describe('feed recovery', { concurrency: false }, () => {
   });
 
   test('the chain restarts from genesis: detected, reloaded, and the new chain is followed exactly', async () => {
-    const rpcPort = await freePort();
-    const grpcPort = await freePort();
-    const opts: LocalnetOptions = { ...NET, rpcPort, grpcPort, blockEnginePort: 0, metadataPort: 0 };
-    const first = await startLocalnet(opts);
-    const s = await startServiceUnderTest(ENV, first);
-    let second: Localnet | undefined;
-    try {
-      const { pool } = soleUsdcPool(first);
-      await healthy(s.base);
-      // Far enough from genesis that the restarted chain is clearly behind.
-      await eventually(() => assert.ok(first.ledger.slot - 300_000_000n > 150n), 20_000, 100);
-      for (let i = 0; i < 5; i++) first.simulator.swapNow(pool, i % 2 === 0, 7_000_000n);
-      await first.stop();
-      second = await startLocalnet(opts);
-      const restarted = { ...s, net: second };
-      const reloaded = await eventually(async () => {
-        const h = await health(s.base);
-        assert.equal(h.httpStatus, 200, JSON.stringify(h.body));
-        assert.equal(h.body.reloads, 1);
-        return h;
-      }, 30_000, 100);
-      assert.ok(Number(reloaded.body.slot) < 300_000_000 + 150, `follows the new chain (slot ${String(reloaded.body.slot)})`);
-      // The state is the new chain's (the first chain's trades are gone), and new trades show.
-      const before = reserves(restarted, pool);
-      second.simulator.swapNow(pool, true, 2_000_000n);
-      await eventually(() => assert.notDeepEqual(reserves(restarted, pool), before), 3000, 20);
-      await assertMatchesChain(restarted);
-    } finally {
-      await s.stop();
-      await second?.stop();
-    }
+    let pool = '';
+    await acrossChains(
+      {},
+      async (first) => {
+        pool = soleUsdcPool(first).pool;
+        // Far enough from genesis that the restarted chain is clearly behind.
+        await eventually(() => assert.ok(first.ledger.slot - 300_000_000n > 150n), 20_000, 100);
+        for (let i = 0; i < 5; i++) first.simulator.swapNow(pool, i % 2 === 0, 7_000_000n);
+      },
+      async (second, s) => {
+        const reloaded = await reloadedOnce(s.base);
+        assert.ok(Number(reloaded.body.slot) < 300_000_000 + 150, `follows the new chain (slot ${String(reloaded.body.slot)})`);
+        // The state is the new chain's (the first chain's trades are gone), and new trades show.
+        const before = reserves(s, pool);
+        second.simulator.swapNow(pool, true, 2_000_000n);
+        await eventually(() => assert.notDeepEqual(reserves(s, pool), before), 3000, 20);
+        await assertMatchesChain(s);
+      },
+    );
   });
 
   test('another cluster on the same endpoints (new genesis hash, close slots): reloaded, its state followed exactly', async () => {
-    const rpcPort = await freePort();
-    const grpcPort = await freePort();
-    const opts: LocalnetOptions = { ...NET, rpcPort, grpcPort, blockEnginePort: 0, metadataPort: 0 };
-    const first = await startLocalnet(opts);
-    const s = await startServiceUnderTest(ENV, first);
-    let second: Localnet | undefined;
-    try {
-      await healthy(s.base);
-      // Stopped early: the other cluster's slots are within the regression bound, so only the genesis hash tells.
-      assert.ok(first.ledger.slot - 300_000_000n < 40n, `first chain at ${first.ledger.slot}`);
-      await first.stop();
-      second = await startLocalnet({ ...opts, seed: 'another-cluster' });
-      await eventually(async () => {
-        const h = await health(s.base);
-        assert.equal(h.httpStatus, 200, JSON.stringify(h.body));
-        assert.equal(h.body.reloads, 1);
-      }, 30_000, 100);
-      const other = { ...s, net: second };
-      const { pool, token } = soleUsdcPool(second);
-      const p = await eventually(async () => {
-        const r = await price(s.base, token);
-        assert.equal(r.status, 200);
-        return r.body;
-      }, 5000);
-      assert.equal(p.bestBidPool, pool, 'priced from the new cluster');
-      // Pools the other cluster lacks are retired (compareWithChain counts a tradable absent pool as a mismatch);
-      // the rest equal the other cluster's accounts.
-      await assertMatchesChain(other);
-    } finally {
-      await s.stop();
-      await second?.stop();
-    }
+    await acrossChains(
+      { seed: 'another-cluster' },
+      async (first) => {
+        // Stopped early: the other cluster's slots are within the regression bound, so only the genesis hash tells.
+        assert.ok(first.ledger.slot - 300_000_000n < 40n, `first chain at ${first.ledger.slot}`);
+      },
+      async (second, s) => {
+        await reloadedOnce(s.base);
+        const { pool, token } = soleUsdcPool(second);
+        const p = await eventually(async () => {
+          const r = await price(s.base, token);
+          assert.equal(r.status, 200);
+          return r.body;
+        }, 5000);
+        assert.equal(p.bestBidPool, pool, 'priced from the new cluster');
+        // Pools the other cluster lacks are retired (compareWithChain counts a tradable absent pool as a mismatch);
+        // the rest equal the other cluster's accounts.
+        await assertMatchesChain(s);
+      },
+    );
   });
 });
