@@ -10,5 +10,5 @@ const seed = Number(process.env.SOAK_SEED ?? '1');
 const report = await runSoak({ durationMs: Math.round(minutes * 60_000), seed, log: (l) => console.error(l) });
 const { faults, ...summary } = report;
 console.log(JSON.stringify({ ...summary, faultsInjected: faults.length }, null, 2));
-const failed = report.answers.stale > 0 || report.recovery.unrecovered > 0 || report.chain.mismatches > 0 || report.chain.compared === 0;
+const failed = report.answers.stale > 0 || report.sse.stale > 0 || report.recovery.unrecovered > 0 || report.chain.mismatches > 0 || report.chain.compared === 0;
 process.exit(failed ? 1 : 0);

@@ -18,5 +18,6 @@ test('soak: 45 s of random faults, truthful ages, full recovery, records equal t
   assert.ok(r.chain.compared > 50, `pools compared with the chain: ${r.chain.compared}; ${summary}`);
   assert.equal(r.chain.mismatches, 0, `records differing from the chain: ${summary}`);
   assert.ok(r.sse.frames > 0, `SSE clients received price frames; ${summary}`);
+  assert.equal(r.sse.stale, 0, `SSE frames younger than their data: ${summary}`);
   assert.equal(r.answers.failedRequests, 0, `every request was answered; ${summary}`);
 });

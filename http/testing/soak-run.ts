@@ -70,7 +70,15 @@ export interface SoakReport {
   };
   readonly staleSamples: readonly StaleAnswer[];
   readonly health: { readonly polls: number; readonly unhealthy: number; readonly reasons: Record<string, number> };
-  readonly sse: { readonly clients: number; readonly frames: number; readonly errors: number; readonly framesInLastFiveSeconds: number };
+  readonly sse: {
+    readonly clients: number;
+    readonly frames: number;
+    readonly errors: number;
+    readonly framesInLastFiveSeconds: number;
+    /** Frames whose age was checked (see {@link runSoak}), and those found younger than their data. */
+    readonly ageChecked: number;
+    readonly stale: number;
+  };
   readonly trades: { readonly watched: number; readonly simulated: number };
   readonly chain: Pick<ChainComparison, 'compared' | 'absentFromChain'> & { readonly mismatches: number; readonly mismatchSamples: ChainComparison['mismatches'] };
 }
@@ -174,13 +182,28 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   // SSE clients (the eventsource package reconnects by itself, as a browser does).
   let frames = 0;
   let sseErrors = 0;
+  let sseAgeChecked = 0;
+  let sseStale = 0;
+  const watchedByMint = new Map(watched.map((w) => [w.token, w]));
   const frameTimes: number[] = [];
   const tokens = watched.slice(0, 5).map((w) => w.token).join(',');
   const clients = [0, 1, 2].map(() => {
     const es = new EventSource(`${s.base}/v1/stream/prices?tokens=${tokens}&apiKey=${TEST_DEMO_KEY}`);
-    es.addEventListener('price', () => {
+    es.addEventListener('price', (ev) => {
       frames++;
       frameTimes.push(Date.now());
+      // A frame was computed (its `timestamp`) from a record at or below the slot the record holds now, so it is at
+      // least `timestamp - open(slot now)` old: a sound lower bound (never flags a truthful frame).
+      const f = JSON.parse(ev.data) as PriceObject;
+      const w = watchedByMint.get(f.mint);
+      const slotNow = w ? recordSlot(w.index) : -1;
+      const openedAt = opened.get(BigInt(slotNow));
+      if (!w || openedAt === undefined || f.poolCacheAgeMs === -1 || f.bestBidPool !== w.pool) return;
+      sseAgeChecked++;
+      if (f.poolCacheAgeMs < f.timestamp - openedAt) {
+        sseStale++;
+        if (staleSamples.length < 20) staleSamples.push({ token: f.mint, reportedMs: f.poolCacheAgeMs, trueAgeAtLeastMs: f.timestamp - openedAt, slot: String(slotNow), cache: 'sse' });
+      }
     });
     es.onerror = () => void sseErrors++;
     return es;
@@ -273,7 +296,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     answers: { total, ok, ageChecked, claimedStale, ageUnchecked, stale, byStatus, failedRequests },
     staleSamples,
     health: { polls, unhealthy, reasons },
-    sse: { clients: clients.length, frames, errors: sseErrors, framesInLastFiveSeconds: lastFive },
+    sse: { clients: clients.length, frames, errors: sseErrors, framesInLastFiveSeconds: lastFive, ageChecked: sseAgeChecked, stale: sseStale },
     trades: { watched: watchedTrades, simulated: net.simulator.applied },
     chain: { compared: chain.compared, absentFromChain: chain.absentFromChain, mismatches: chain.mismatches.length, mismatchSamples: chain.mismatches.slice(0, 8) },
   };
