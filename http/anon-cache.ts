@@ -13,6 +13,8 @@ export interface CachedReply {
   readonly source?: unknown;
   /** When the answer was stored (epoch ms), with `source`. */
   readonly storedAtMs?: number;
+  /** The last aged serialization and the ms it was made for: hits within one ms share it. */
+  aged?: { atMs: number; body: string };
 }
 
 /** The cache contract the pipeline uses. */

@@ -14,7 +14,8 @@ import { VIEW_LATEST } from '../engine/slab/pool-slab.js';
 import type { PriceObject } from '../engine/router/price-types.js';
 import { startLocalnet, type Localnet, type LocalnetOptions } from '../fixtures/localnet/start-localnet.js';
 import { startServiceUnderTest, TEST_DEMO_KEY, type ServiceUnderTest } from './testing/service-under-test.js';
-import { eventually, freePort } from './testing/wait.js';
+import { freePort } from '../engine/testing/free-port.js';
+import { eventually } from './testing/wait.js';
 
 /** A fast chain with a one-second replay window. */
 const NET: LocalnetOptions = { rpcPort: 0, grpcPort: 0, tps: 0, slotMs: 50, historySlots: 20, holders: 50 };
@@ -38,6 +39,14 @@ async function healthy(base: string, ms = 15_000): Promise<Health> {
     assert.equal(h.httpStatus, 200, `health: ${JSON.stringify(h.body)}`);
     return h;
   }, ms);
+}
+
+async function unhealthy(base: string, ms: number, stepMs: number): Promise<Health> {
+  return eventually(async () => {
+    const h = await health(base);
+    assert.equal(h.httpStatus, 503);
+    return h;
+  }, ms, stepMs);
 }
 
 async function price(base: string, token: string): Promise<{ status: number; body: PriceObject }> {
@@ -131,11 +140,7 @@ describe('feed recovery', { concurrency: false }, () => {
       const missed = s.net.simulator.swapNow(pool, true, 5_000_000n);
       assert.ok(missed.slot !== undefined, 'swap landed');
       // Health goes stale while the feed is away.
-      const stale = await eventually(async () => {
-        const h = await health(s.base);
-        assert.equal(h.httpStatus, 503);
-        return h;
-      }, 5000, 50);
+      const stale = await unhealthy(s.base, 5000, 50);
       assert.equal(stale.body.code, 'SERVICE_UNAVAILABLE');
       assert.equal(stale.body.status, 'stale');
       assert.ok(['stream-silent', 'slot-lag', 'resyncing'].includes(String(stale.body.reason)), String(stale.body.reason));
@@ -200,11 +205,7 @@ describe('feed recovery', { concurrency: false }, () => {
       // Landed on chain while the stream holds everything back.
       const swappedAt = Date.now();
       assert.ok(s.net.simulator.swapNow(pool, true, 4_000_000n).slot !== undefined);
-      const stale = await eventually(async () => {
-        const h = await health(s.base);
-        assert.equal(h.httpStatus, 503);
-        return h;
-      }, 3000, 50);
+      const stale = await unhealthy(s.base, 3000, 50);
       assert.ok(Date.now() - stalledAt < 3000, 'stale within the bound, not after the silence timeout');
       assert.ok(['slot-lag', 'stream-silent'].includes(String(stale.body.reason)), String(stale.body.reason));
       // The held update arrives when the stall ends; its age counts from when it landed, not from its arrival.
@@ -217,11 +218,7 @@ describe('feed recovery', { concurrency: false }, () => {
       await healthy(s.base);
       // The whole cluster goes down: RPC and Geyser.
       await s.net.stop();
-      const down = await eventually(async () => {
-        const h = await health(s.base);
-        assert.equal(h.httpStatus, 503);
-        return h;
-      }, 5000, 100);
+      const down = await unhealthy(s.base, 5000, 100);
       assert.equal(down.body.reason, 'stream-silent');
       const stillPriced = await price(s.base, token);
       assert.equal(stillPriced.status, 200, 'prices keep answering, with their age');

@@ -207,6 +207,22 @@ test('anonymous cache expires after its TTL', async () => {
   assert.deepEqual(body(await run(r, {}, st)), { calls: 2 });
 });
 
+test('anonymous cache: a route that ages its answers serves hits older by the time since they were computed', async () => {
+  let calls = 0;
+  const r = route(() => ({ status: 200, body: { ageMs: 10, calls: ++calls } }), {
+    anonCacheTtlMs: 60_000,
+    ageCached: (b, elapsedMs) => ({ ...(b as { ageMs: number }), ageMs: (b as { ageMs: number }).ageMs + elapsedMs }),
+  });
+  const st = stages();
+  const first = await run(r, {}, st);
+  assert.equal(body(first).ageMs, 10);
+  await new Promise((res) => setTimeout(res, 40));
+  const hit = await run(r, {}, st);
+  assert.equal(hit.cache, 'hit');
+  assert.equal(body(hit).calls, 1, 'served from the cache');
+  assert.ok(Number(body(hit).ageMs) >= 50, `aged: ${String(body(hit).ageMs)}`);
+});
+
 test('a stream reply passes through as a stream outcome with stage headers', async () => {
   const st = stages({ rateLimit: () => ({ headers: { 'x-ratelimit-limit': '9' } }) });
   const out = await runPipeline(

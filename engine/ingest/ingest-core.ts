@@ -347,7 +347,7 @@ export class IngestCore {
     for (const p of dirty) {
       const fields = this.build(p);
       if (!fields) continue;
-      // Why the pool's own latest slot when newer: a resync reads at confirmed commitment, below states the stream
+      // Why the pool's own latest slot when newer: an RPC read (a resync) can be older than states the stream
       // already brought; the rebuilt record holds both, so it is as new as the newest and joins that pending state
       // (its confirmation then carries what the resync read, and the confirmed view never shows unconfirmed data).
       const at = p.latestSlot > slot ? p.latestSlot : slot;

@@ -86,12 +86,14 @@ export class IngestRunner {
   private pingId = 1;
   /** Where the next Subscribe resumes (`from_slot`); undefined: from the present. */
   private resumeFrom: bigint | undefined;
-  /** The recovery owed (a resync or a full reload), bumped by each new request so a request made during a run repeats it. */
+  /** The recovery owed (a resync or a full reload). */
   private owed: Owed | null = null;
-  private owedGeneration = 0;
   private resyncRunning = false;
-  /** Bumped by each recovery owed; a subscription records the value it was made under. A recovery reads only
-   * once a stream made after it was owed is up, so no write between the read and the stream can be lost. */
+  /**
+   * Bumped by each recovery owed: a request made during a run repeats it, and a subscription records the value it
+   * was made under, so a recovery reads only once a stream made after it was owed is up (no write between the read
+   * and the stream can be lost).
+   */
   private epoch = 0;
   private subEpoch = -1;
   /** Since when the chain has looked like it went backwards (0: it does not). */
@@ -279,7 +281,6 @@ export class IngestRunner {
   /** Records a recovery owed; the strongest wins (a reload includes a resync). */
   private owe(kind: Owed): void {
     this.owed = this.owed === 'reload' ? 'reload' : kind;
-    this.owedGeneration++;
     this.epoch++;
     this.stats.resyncPending = true;
     void this.resyncLoop();
@@ -297,7 +298,7 @@ export class IngestRunner {
     try {
       while (!this.stopped && this.owed !== null) {
         const kind = this.owed;
-        const generation = this.owedGeneration;
+        const generation = this.epoch;
         if (!this.sub || this.subEpoch < this.epoch) {
           await sleep(20);
           continue;
@@ -308,7 +309,7 @@ export class IngestRunner {
             const absent = this.o.core.markAbsentPools();
             if (absent > 0) this.log('warn', 'pools absent from the reloaded chain retired', { pools: absent });
           }
-          if (this.owedGeneration === generation) {
+          if (this.epoch === generation) {
             this.owed = null;
             this.stats.resyncPending = false;
             this.stats.resyncFailures = 0;

@@ -3,13 +3,13 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { Redis } from 'ioredis';
 import { createLimiters } from './factory.js';
 import type { Limiters } from './factory.js';
 import type { LimitsLog } from './types.js';
 import { sleep } from './window-suite.js';
+import { freePort } from '../testing/free-port.js';
 
 // Outages are staged on a private redis-server (spawned on a free port), never on the shared one.
 const HAVE_REDIS_SERVER = spawnSync('redis-server', ['--version']).status === 0;
@@ -25,16 +25,6 @@ async function timed<T>(fn: () => T | Promise<T>): Promise<[number, T]> {
   const t = performance.now();
   const r = await fn();
   return [performance.now() - t, r];
-}
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  srv.listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  const { port } = srv.address() as { port: number };
-  srv.close();
-  await once(srv, 'close');
-  return port;
 }
 
 const children = new Set<ChildProcess>();

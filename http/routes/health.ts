@@ -40,8 +40,8 @@ export function healthRoute(svc: PriceService, deps: HealthDeps = {}): RouteDef 
       if (!svc.ready()) {
         throw new ApiError('SERVICE_UNAVAILABLE', 'The service is warming up', { extra: { status: 'warming', pools } });
       }
-      const feed = deps.feed?.() ?? null;
       if (!deps.feed) return { status: 200, body: { status: 'ok', pools } };
+      const feed = deps.feed();
       if (feed === null) {
         throw new ApiError('SERVICE_UNAVAILABLE', 'The live feed has not reported yet', {
           extra: { status: 'stale', reason: 'no-feed', pools },

@@ -5,7 +5,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
+import { freePort } from '../../engine/testing/free-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../project-root.js';
@@ -43,18 +44,6 @@ export function frontConfig(listenPort: number, upstreamPort: number): string {
   const upstream = /^(\s*)server 127\.0\.0\.1:8080;$/m;
   if (!listen.test(src) || !upstream.test(src)) throw new Error('nginx-front.conf lost its `listen 80;` or `server 127.0.0.1:8080;` line');
   return src.replace(listen, `$1listen 127.0.0.1:${listenPort};`).replace(upstream, `$1server 127.0.0.1:${upstreamPort};`);
-}
-
-/** A port the OS reports free on loopback right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => (typeof a === 'object' && a ? resolve(a.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 function accepts(port: number): Promise<boolean> {

@@ -23,7 +23,8 @@ const RPC_METHODS = [undefined, ['getSlot'], ['getProgramAccounts'], ['getMultip
 const RPC_STATUSES = [429, 500, 503, 'timeout'] as const;
 
 const pick = <T>(rnd: Random, xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
-const between = (rnd: Random, lo: number, hi: number): number => Math.round(lo + rnd() * (hi - lo));
+/** A random integer in [lo, hi]. */
+export const between = (rnd: Random, lo: number, hi: number): number => Math.round(lo + rnd() * (hi - lo));
 
 function geyserDrop(): FaultPlan {
   return { kind: 'geyser-drop', params: {}, holdMs: 0, apply: (n) => void n.geyser.dropStreams(), clear: () => undefined };

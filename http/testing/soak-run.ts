@@ -19,7 +19,7 @@ import { VIEW_CONFIRMED } from '../../engine/slab/pool-slab.js';
 import { SeededRandom } from '../../engine/adapters/common/seeded-random.js';
 import type { PriceObject } from '../../engine/router/price-types.js';
 import { startLocalnet } from '../../fixtures/localnet/start-localnet.js';
-import { randomFault, type Random } from './soak-faults.js';
+import { between, randomFault, type Random } from './soak-faults.js';
 import { startServiceUnderTest, TEST_DEMO_KEY, type ServiceUnderTest } from './service-under-test.js';
 
 /** Options of {@link runSoak}. */
@@ -300,8 +300,4 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     trades: { watched: watchedTrades, simulated: net.simulator.applied },
     chain: { compared: chain.compared, absentFromChain: chain.absentFromChain, mismatches: chain.mismatches.length, mismatchSamples: chain.mismatches.slice(0, 8) },
   };
-}
-
-function between(rnd: Random, lo: number, hi: number): number {
-  return Math.round(lo + rnd() * (hi - lo));
 }

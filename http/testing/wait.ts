@@ -1,8 +1,6 @@
 /**
- * Test support: polling until a condition holds, and free loopback ports.
+ * Test support: polling until a condition holds.
  */
-import { once } from 'node:events';
-import { createServer } from 'node:net';
 
 /** Retries `check` every `stepMs` until it passes; rethrows its last failure after `ms`. */
 export async function eventually<T>(check: () => Promise<T> | T, ms = 10_000, stepMs = 100): Promise<T> {
@@ -15,15 +13,4 @@ export async function eventually<T>(check: () => Promise<T> | T, ms = 10_000, st
       await new Promise((r) => setTimeout(r, stepMs));
     }
   }
-}
-
-/** A loopback port free right now (for servers that must come back on the same port). */
-export async function freePort(): Promise<number> {
-  const srv = createServer();
-  srv.listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  const { port } = srv.address() as { port: number };
-  srv.close();
-  await once(srv, 'close');
-  return port;
 }
