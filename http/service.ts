@@ -7,6 +7,7 @@ import { ADAPTERS_BY_DEX_INDEX } from '../engine/adapters/by-dex-index.js';
 import { Catalog } from '../engine/catalog/catalog.js';
 import { loadCatalogTokens } from '../engine/catalog/load.js';
 import { SlabPriceService } from '../engine/services/price-service.js';
+import { ChangeRing } from '../engine/slab/change-ring.js';
 import { MintTable } from '../engine/slab/mint-table.js';
 import { PoolSlab } from '../engine/slab/pool-slab.js';
 import { startIngestWorker, type IngestHost } from '../workers/ingest-host.js';
@@ -90,6 +91,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
   };
   const slab = PoolSlab.create(cfg.slabInitialPools, cfg.slabMaxPools);
   const mints = MintTable.create(1024, Math.max(1024, cfg.slabMaxPools * 2));
+  const changes = ChangeRing.create();
   const catalog = new Catalog(loadCatalogTokens(cfg.catalogFile));
   const quotePool = new QuotePool({ poolSab: slab.sab, extSab: slab.ext.sab, mintSab: mints.sab, catalogFile: cfg.catalogFile, threads: cfg.quoteThreads });
   const priceService = new SlabPriceService({
@@ -107,6 +109,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
       poolSab: slab.sab,
       extSab: slab.ext.sab,
       mintSab: mints.sab,
+      changeSab: changes.sab,
       rpcUrl: cfg.rpcUrl,
       geyserUrl: cfg.geyserUrl,
       geyserXToken: cfg.geyserXToken,
@@ -122,7 +125,17 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
         priceService.setReady();
         markReady();
       },
-      onChange: (pools, confirmed) => priceService.poolsChanged(pools, confirmed),
+      onChange: (latest, confirmed, lapped) => {
+        if (lapped) {
+          // Changes were lost: every pool may have moved, in both views.
+          const all = Array.from({ length: slab.count() }, (_, i) => i);
+          priceService.poolsChanged(all, false);
+          priceService.poolsChanged(all, true);
+          return;
+        }
+        if (latest.length > 0) priceService.poolsChanged(latest, false);
+        if (confirmed.length > 0) priceService.poolsChanged(confirmed, true);
+      },
       onLog: (level, msg, ctx) => log[level](msg, { thread: 'ingest', ...ctx }),
       onExit: (code) => log.warn('ingest worker exited', { code }),
     },

@@ -1,14 +1,19 @@
 /**
- * Starts the ingest worker from the main thread and relays its messages.
+ * Starts the ingest worker from the main thread, relays its messages and watches its change ring.
  */
 import { Worker } from 'node:worker_threads';
+import { ChangeReader } from '../engine/slab/change-ring.js';
 import type { FeedStatus } from '../engine/ingest/feed-status.js';
 import type { IngestMessage, IngestWorkerData } from './protocol.js';
 
 /** Callbacks of the ingest worker. */
 export interface IngestHostHandlers {
   onReady(pools: number): void;
-  onChange(pools: readonly number[], confirmed: boolean, slot: bigint): void;
+  /**
+   * Pools whose records changed, read from the change ring in place. `lapped`: changes were lost (the reader fell a
+   * whole ring behind); treat every pool as changed.
+   */
+  onChange(latest: readonly number[], confirmed: readonly number[], lapped: boolean): void;
   onLog(level: 'debug' | 'info' | 'warn' | 'error', msg: string, ctx?: Record<string, unknown>): void;
   onExit(code: number): void;
 }
@@ -25,6 +30,14 @@ export interface IngestHost {
 
 /** Starts `workers/ingest.worker.js` with the shared slabs. */
 export function startIngestWorker(data: IngestWorkerData, h: IngestHostHandlers): IngestHost {
+  const changes = new ChangeReader(data.changeSab);
+  void changes.watch((b) => {
+    try {
+      h.onChange(b.latest, b.confirmed, b.lapped);
+    } catch (e) {
+      h.onLog('error', 'change handler failed', { error: (e as Error).message });
+    }
+  });
   const worker = new Worker(new URL('./ingest.worker.js', import.meta.url), { workerData: data });
   let stats: Record<string, number | boolean | string> = {};
   let feed: FeedStatus | null = null;
@@ -32,9 +45,6 @@ export function startIngestWorker(data: IngestWorkerData, h: IngestHostHandlers)
     switch (m.type) {
       case 'ready':
         h.onReady(m.pools);
-        break;
-      case 'change':
-        h.onChange(m.pools, m.confirmed, BigInt(m.slot));
         break;
       case 'stats':
         stats = m.stats;
@@ -56,6 +66,7 @@ export function startIngestWorker(data: IngestWorkerData, h: IngestHostHandlers)
     stats: () => stats,
     feed: () => feed,
     async stop(): Promise<void> {
+      changes.stop();
       worker.postMessage({ type: 'stop' });
       await Promise.race([new Promise((r) => worker.once('exit', r)), new Promise((r) => setTimeout(r, 2000))]);
       await worker.terminate();

@@ -1,6 +1,7 @@
 /**
  * The ingest thread: the only writer of the slabs. Snapshot over RPC, then the Geyser stream, decoded by the
- * adapters into slot-consistent records; reports readiness, changed pools and stats to the main thread.
+ * adapters into transaction-consistent records; publishes changed pools on the change ring (shared memory) and
+ * reports readiness, feed status and stats to the main thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { ADAPTERS } from '../engine/adapters/registry.js';
@@ -9,6 +10,7 @@ import { RpcClient } from '../engine/chain/rpc-client.js';
 import { ChainWatch } from '../engine/ingest/chain-watch.js';
 import { IngestCore } from '../engine/ingest/ingest-core.js';
 import { IngestRunner } from '../engine/ingest/ingest-runner.js';
+import { ChangeRing } from '../engine/slab/change-ring.js';
 import { MintTable } from '../engine/slab/mint-table.js';
 import { PoolSlab } from '../engine/slab/pool-slab.js';
 import type { IngestMessage, IngestWorkerData } from './protocol.js';
@@ -19,13 +21,17 @@ const post = (m: IngestMessage): void => port.postMessage(m);
 
 const slab = PoolSlab.attach(data.poolSab, data.extSab);
 const mints = MintTable.attach(data.mintSab);
+const ring = ChangeRing.attach(data.changeSab);
 // Polls get their own client: one attempt, a short timeout (a missed poll is simply missed, never queued).
 const chain = new ChainWatch({ rpc: new RpcClient(data.rpcUrl, { retries: 0, timeoutMs: 2000 }), pollMs: data.chainPollMs ?? 200 });
 const core = new IngestCore({
   slab,
   mints,
   adapters: ADAPTERS,
-  onChange: (c) => post({ type: 'change', pools: c.pools, confirmed: c.confirmed, slot: c.slot.toString() }),
+  onChange: (c) => {
+    for (const p of c.pools) ring.push(p, c.confirmed);
+    ring.publish();
+  },
   // The runner is created right below; discovery only happens once it runs.
   onMissingAccounts: (a) => runner.noteMissing(a),
   onMissingOwnedTokenAccounts: (o) => runner.noteMissingOwners(o),

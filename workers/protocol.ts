@@ -55,7 +55,6 @@ export interface QuoteWorkerData {
 /** Messages from the ingest worker to the main thread. */
 export type IngestMessage =
   | { readonly type: 'ready'; readonly pools: number }
-  | { readonly type: 'change'; readonly pools: readonly number[]; readonly confirmed: boolean; readonly slot: string }
   | { readonly type: 'stats'; readonly stats: Record<string, number | boolean | string> }
   | { readonly type: 'feed'; readonly feed: FeedStatusWire }
   | { readonly type: 'log'; readonly level: 'debug' | 'info' | 'warn' | 'error'; readonly msg: string; readonly ctx?: Record<string, unknown> }
@@ -70,6 +69,8 @@ export interface IngestWorkerData {
   /** The pool slab's extension region (`PoolSlab.ext.sab`). */
   readonly extSab: SharedArrayBuffer;
   readonly mintSab: SharedArrayBuffer;
+  /** The change ring (`engine/slab/change-ring.ts`): ingest publishes changed pools there, not in messages. */
+  readonly changeSab: SharedArrayBuffer;
   readonly rpcUrl: string;
   readonly geyserUrl: string;
   readonly geyserXToken?: string;

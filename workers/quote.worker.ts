@@ -26,5 +26,5 @@ export default function run(task: QuoteTask): PricesResult | PingResult {
   if (task.v !== TASK_PROTOCOL_VERSION) throw new Error(`task protocol v${String(task.v)} != worker v${TASK_PROTOCOL_VERSION}`);
   if (task.kind === 'ping') return { v: TASK_PROTOCOL_VERSION, pong: true };
   const now = Date.now();
-  return { v: TASK_PROTOCOL_VERSION, entries: task.items.map((i) => deriver.price(i.token, i.mint, task.optimistic, now)) };
+  return { v: TASK_PROTOCOL_VERSION, entries: deriver.batch(() => task.items.map((i) => deriver.price(i.token, i.mint, task.optimistic, now))) };
 }

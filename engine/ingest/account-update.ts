@@ -10,6 +10,8 @@ export interface AccountUpdate {
   readonly data: Uint8Array;
   readonly slot: bigint;
   readonly writeVersion: bigint;
+  /** Signature of the transaction that wrote it (Geyser); absent for snapshot reads, sysvars and startup replays. */
+  readonly txnSignature?: Uint8Array | undefined;
 }
 
 /** True when `next` is newer than `prev` (slot first, then write version): duplicates and replays are dropped. */

@@ -21,6 +21,8 @@ export function applyGeyserUpdate(core: IngestCore, u: SubscribeUpdate): void {
       data: acc.data,
       slot: BigInt(u.account.slot),
       writeVersion: BigInt(acc.writeVersion),
+      // Groups the writes of one transaction; an empty signature (the field sent with no bytes) is none.
+      txnSignature: acc.txnSignature !== undefined && acc.txnSignature.length > 0 ? acc.txnSignature : undefined,
     });
     return;
   }

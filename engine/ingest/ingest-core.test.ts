@@ -19,6 +19,11 @@ function setup(pools = 3) {
   return { slab, mints, core, changes, u };
 }
 
+/** A 64-byte transaction signature made of `n`. */
+function signature(n: number): Uint8Array {
+  return new Uint8Array(64).fill(n);
+}
+
 function vaultWrite(u: ReturnType<typeof floodUniverse>, vault: number, amount: bigint, slot: bigint, writeVersion: bigint): AccountUpdate {
   const old = u.accounts.find((a) => a.address === u.vaults[vault])!;
   const fields = decodeTokenAccount(old.data);
@@ -40,24 +45,28 @@ test('snapshot discovers every pool and writes both views as confirmed', () => {
   assert.deepEqual(changes.map((c) => c.confirmed), [false, true]);
 });
 
-test('updates of one slot are applied together when the slot is processed, and confirmed later', () => {
+test('the writes of one transaction are applied together, at once, and confirmed when their slot is', () => {
   const { slab, core, changes, u } = setup(2);
   changes.length = 0;
-  core.pushAccount(vaultWrite(u, 0, 900n, 101n, 5n)); // pool 0 token0 vault
-  core.pushAccount(vaultWrite(u, 1, 800n, 101n, 6n)); // pool 0 token1 vault, same slot
+  const sig = signature(1);
+  core.pushAccount({ ...vaultWrite(u, 0, 900n, 101n, 5n), txnSignature: sig }); // pool 0 token0 vault
   const snap = newExactSnapshot();
   slab.readExact(0, VIEW_LATEST, snap);
-  assert.equal(snap.reserveA, 1_000_000_000_000n, 'nothing applied before the slot is complete');
-  core.slotStatus(101n, 'processed');
+  assert.equal(snap.reserveA, 1_000_000_000_000n, 'nothing applied while the transaction may have more writes');
+  core.pushAccount({ ...vaultWrite(u, 1, 800n, 101n, 6n), txnSignature: sig }); // pool 0 token1 vault, same tx
+  assert.equal(core.hasOpenTransaction, true);
+  core.endTurn();
+  assert.equal(core.hasOpenTransaction, false);
   slab.readExact(0, VIEW_LATEST, snap);
-  assert.equal(snap.reserveA, 900n);
-  assert.equal(snap.reserveB, 800n, 'both vaults of the slot in one record write');
+  assert.equal(snap.reserveA, 900n, 'applied at the end of the turn, before the slot is reported');
+  assert.equal(snap.reserveB, 800n, 'both vaults of the transaction in one record write');
   assert.equal(snap.confirmed, false);
   assert.equal(snap.slot, 101n);
   slab.readExact(0, VIEW_CONFIRMED, snap);
   assert.equal(snap.reserveA, 1_000_000_000_000n, 'confirmed view unchanged while optimistic');
   assert.deepEqual(changes, [{ pools: [0], confirmed: false, slot: 101n }]);
-
+  core.slotStatus(101n, 'processed');
+  assert.equal(changes.length, 1, 'a processed status writes nothing more');
   core.slotStatus(101n, 'confirmed');
   slab.readExact(0, VIEW_CONFIRMED, snap);
   assert.equal(snap.reserveA, 900n);
@@ -67,11 +76,37 @@ test('updates of one slot are applied together when the slot is processed, and c
   assert.deepEqual(changes[1], { pools: [0], confirmed: true, slot: 101n });
 });
 
+test('a transaction is applied when the next one starts: two transactions of one slot are never mixed', () => {
+  const { slab, core, changes, u } = setup(1);
+  changes.length = 0;
+  const seen: bigint[][] = [];
+  const snap = newExactSnapshot();
+  const look = (): void => {
+    slab.readExact(0, VIEW_LATEST, snap);
+    seen.push([snap.reserveA, snap.reserveB]);
+  };
+  const [t1, t2] = [signature(1), signature(2)];
+  core.pushAccount({ ...vaultWrite(u, 0, 900n, 101n, 1n), txnSignature: t1 });
+  look();
+  core.pushAccount({ ...vaultWrite(u, 1, 800n, 101n, 2n), txnSignature: t1 });
+  look();
+  core.pushAccount({ ...vaultWrite(u, 0, 700n, 101n, 3n), txnSignature: t2 }); // t1 complete: applied now
+  look();
+  core.pushAccount({ ...vaultWrite(u, 1, 600n, 101n, 4n), txnSignature: t2 });
+  look();
+  core.endTurn();
+  look();
+  const before = [1_000_000_000_000n, 150_000_000_000n];
+  assert.deepEqual(seen, [before, before, [900n, 800n], [900n, 800n], [700n, 600n]]);
+  assert.equal(changes.length, 2, 'one record write per transaction');
+});
+
 test('a duplicate write version is applied once; an older one never', () => {
   const { slab, core, u } = setup(1);
   core.pushAccount(vaultWrite(u, 0, 700n, 102n, 9n));
   core.pushAccount(vaultWrite(u, 0, 700n, 102n, 9n));
   core.pushAccount(vaultWrite(u, 0, 650n, 102n, 8n));
+  core.endTurn();
   core.slotStatus(102n, 'processed');
   assert.equal(core.counters.applied - 4, 1, 'one of three applied (the snapshot applied 4 accounts)');
   assert.equal(core.counters.duplicates, 2);
@@ -88,6 +123,7 @@ test('a pool first seen on the stream is discovered and its missing accounts are
   const u = floodUniverse(1);
   const pool = u.accounts[1]!;
   core.pushAccount({ ...pool, slot: 5n, writeVersion: 1n });
+  core.endTurn();
   core.slotStatus(5n, 'processed');
   assert.equal(core.registry.size, 1);
   assert.equal(missing.length, 3, 'config and both vaults');
@@ -112,6 +148,7 @@ test('a clock-sensitive pool is rebuilt on every Clock update; an insensitive on
     core.applySnapshot(floodUniverse(1).accounts, 100n);
     changes.length = 0;
     core.pushAccount(clockUpdate(101n, 1_700_000_000n, 1n));
+    core.endTurn();
     core.slotStatus(101n, 'processed');
     assert.deepEqual(changes.map((c) => c.pools), sensitive ? [[0]] : [], `sensitive=${sensitive}`);
   }
@@ -203,6 +240,7 @@ test('a pool that does not name its mint (a pump.fun curve) is described from th
   const fx = pumpfunFixture({ label: 'ingest' });
   const up = (address: string, owner: string, data: Uint8Array, slot = 7n): AccountUpdate => ({ address, owner, lamports: 1n, data, slot, writeVersion: 1n });
   core.pushAccount(up(fx.curveAddress, PUMPFUN_PROGRAM_ID, fx.accounts.get(fx.curveAddress)!));
+  core.endTurn();
   core.slotStatus(7n, 'processed');
   assert.equal(core.registry.size, 0);
   assert.deepEqual(owners, [[fx.curveAddress]], 'the token accounts the curve owns are asked for');
@@ -215,6 +253,7 @@ test('a pool that does not name its mint (a pump.fun curve) is described from th
   assert.equal(core.registry.size, 0, 'the forged account does not describe the curve');
   // The curve owns no genuine token account yet as far as ingest knows: it asks again when the curve changes.
   core.pushAccount(up(fx.curveAddress, PUMPFUN_PROGRAM_ID, fx.accounts.get(fx.curveAddress)!, 9n));
+  core.endTurn();
   core.slotStatus(9n, 'processed');
   core.applySnapshot([up(ata, input.owner, input.data, 9n)], 9n);
   assert.equal(core.registry.size, 1);
@@ -228,6 +267,7 @@ test('a resync read below a pending state joins that state: its confirmation car
   const { slab, core, u } = setup(1);
   // The stream brings vault A at 105 (unconfirmed); vault B changed while the stream was away.
   core.pushAccount(vaultWrite(u, 0, 900n, 105n, 5n));
+  core.endTurn();
   core.slotStatus(105n, 'processed');
   // The resync reads at confirmed commitment (slot 104): vault B's new amount, vault A older than the cache's.
   core.applySnapshot([vaultWrite(u, 1, 777n, 104n, 0n), vaultWrite(u, 0, 1n, 104n, 0n)], 104n);

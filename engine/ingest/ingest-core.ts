@@ -1,6 +1,6 @@
 /**
- * The single writer of the slabs: turns account updates into slot-consistent pool records. No I/O here; the
- * runner feeds it snapshot accounts, stream updates and slot statuses.
+ * The single writer of the slabs: turns account updates into transaction-consistent pool records. No I/O here;
+ * the runner feeds it snapshot accounts, stream updates and slot statuses, and ends each event-loop turn.
  */
 import bs58 from 'bs58';
 import { PARAM_F64_WORDS, PARAM_U64_WORDS, type ChainClock, type DexAdapter, type RecordFields } from '../adapters/types.js';
@@ -14,7 +14,7 @@ import type { AccountUpdate } from './account-update.js';
 import { CLOCK_SYSVAR, decodeClock } from './clock.js';
 import { ConfirmTracker } from './confirm-tracker.js';
 import { PoolRegistry, type PoolEntry } from './pool-registry.js';
-import { SlotBatcher } from './slot-batcher.js';
+import { TxGrouper } from './tx-grouper.js';
 
 /** Pools whose records changed, and in which view. */
 export interface IngestChange {
@@ -65,7 +65,7 @@ export class IngestCore {
   readonly cache = new AccountCache();
   readonly registry = new PoolRegistry();
   readonly counters: IngestCounters = { updates: 0, applied: 0, duplicates: 0, recordsWritten: 0, poolsDiscovered: 0 };
-  private readonly batcher = new SlotBatcher();
+  private readonly grouper = new TxGrouper();
   private readonly tracker = new ConfirmTracker();
   private readonly byProgram = new Map<string, DexAdapter>();
   private readonly now: () => number;
@@ -131,16 +131,34 @@ export class IngestCore {
     this.writeDirty(dirty, slot);
   }
 
-  /** A streamed account update: buffered until its slot is complete. */
+  /**
+   * A streamed account update. The writes of one transaction are applied together, as one state, when a write of
+   * another transaction arrives or at {@link endTurn}: a pool written by two transactions of one slot is seen after
+   * the first or after the second, never as a mix.
+   */
   pushAccount(u: AccountUpdate): void {
     this.counters.updates++;
-    for (const batch of this.batcher.push(u)) this.applyBatch(batch);
+    const done = this.grouper.push(u);
+    if (done !== null) this.applyBatch(done);
+  }
+
+  /** True while writes of an open transaction wait for {@link endTurn}. */
+  get hasOpenTransaction(): boolean {
+    return this.grouper.pending > 0;
+  }
+
+  /**
+   * The event-loop turn that delivered the stream's messages ended: the open transaction's writes are all in
+   * (a transaction's writes arrive together), so they are applied now.
+   */
+  endTurn(): void {
+    const g = this.grouper.take();
+    if (g !== null) this.applyBatch(g);
   }
 
   /** A slot status from the slot stream. */
   slotStatus(slot: bigint, status: SlotCommitment): void {
     if (slot + REGRESSION_SLOTS < this.processedSlot) this.behind = { count: this.behind.count + 1, lastAtMs: this.now(), slot };
-    for (const batch of this.batcher.slotDone(slot)) this.applyBatch(batch);
     if (slot > this.processedSlot) {
       this.processedSlot = slot;
       this.advancedAtMs = this.now();
@@ -164,7 +182,7 @@ export class IngestCore {
    */
   resetChain(): void {
     this.cache.clear();
-    this.batcher.clear();
+    this.grouper.clear();
     this.tracker.clear();
     this.pending.clear();
     this.waiters.clear();
@@ -199,9 +217,9 @@ export class IngestCore {
     return gone.length;
   }
 
-  /** Applies whatever is still buffered (used before a snapshot boundary and at shutdown). */
+  /** Applies whatever is still held (the open transaction): before a snapshot boundary and at shutdown. */
   flush(): void {
-    for (const batch of this.batcher.drain()) this.applyBatch(batch);
+    this.endTurn();
   }
 
   private applyBatch(batch: readonly AccountUpdate[]): void {

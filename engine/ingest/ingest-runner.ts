@@ -258,7 +258,19 @@ export class IngestRunner {
     this.stats.lastMessageAtMs = now;
     if (u.account || u.slot) this.stats.lastUpdateAtMs = now;
     applyGeyserUpdate(this.o.core, u);
+    if (!this.turnEndScheduled && this.o.core.hasOpenTransaction) {
+      this.turnEndScheduled = true;
+      // setImmediate runs once this turn's I/O callbacks are done: every message read in the turn is in, so the
+      // last transaction's writes are complete and apply microseconds after they arrived.
+      setImmediate(this.endTurn);
+    }
   }
+
+  private turnEndScheduled = false;
+  private readonly endTurn = (): void => {
+    this.turnEndScheduled = false;
+    this.o.core.endTurn();
+  };
 
   /** Fetches accounts new pools need, applies them, and widens the subscription to watch them. */
   private async fetchMissing(): Promise<void> {

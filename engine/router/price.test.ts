@@ -81,6 +81,7 @@ test('optimistic view reports optimistic state until its slot is confirmed', () 
   const data = vault.data.slice();
   new DataView(data.buffer).setBigUint64(64, 160_000n * USD, true);
   core.pushAccount({ ...vault, data, slot: 11n, writeVersion: 1n });
+  core.endTurn();
   core.slotStatus(11n, 'processed');
   const opt = deriver.price('SOL', WSOL_MINT, true) as PriceObject;
   const conf = deriver.price('SOL', WSOL_MINT, false) as PriceObject;

@@ -32,6 +32,8 @@ export class PriceDeriver {
   private readonly scratch = newF64Snapshot();
   private readonly usdIds: number[] = [];
   private solId: number | undefined;
+  /** USD legs of intermediates while a {@link batch} runs (key: mint id * 2 + view). */
+  private usdLegs: Map<number, Leg | null> | null = null;
 
   constructor(
     private readonly src: PoolSideSource,
@@ -52,7 +54,7 @@ export class PriceDeriver {
     const direct = this.directLeg(id, anchors, view);
     if (direct) return this.build(token, mint, [direct], [direct], 'direct', view, nowMs);
     for (const inter of this.intermediates(id, anchors)) {
-      const usd = this.directLeg(inter, this.usdIds.filter((a) => a !== inter), view);
+      const usd = this.usdLeg(inter, view);
       if (!usd) continue;
       const mid = (usd.bestBid.bid + usd.bestAsk.ask) / 2;
       const hop = this.leg(id, [inter], view, mid);
@@ -62,6 +64,34 @@ export class PriceDeriver {
       return this.build(token, mint, [hop, usd], [hop], route, view, nowMs, usd);
     }
     return { token, status: 'unavailable', reason: 'no valid pool against USDC or USDT, directly or through an intermediate' };
+  }
+
+  /**
+   * Runs `fn` with each intermediate's USD leg (SOL/USD...) read once and shared by every price `fn` derives: the
+   * prices of one change, or of one batch request, read the same moment of the slabs. Nested calls join the outer
+   * batch.
+   */
+  batch<T>(fn: () => T): T {
+    if (this.usdLegs !== null) return fn();
+    this.usdLegs = new Map();
+    try {
+      return fn();
+    } finally {
+      this.usdLegs = null;
+    }
+  }
+
+  /** The USD leg of intermediate `inter` (memoized inside a batch). */
+  private usdLeg(inter: number, view: number): Leg | null {
+    const memo = this.usdLegs;
+    const key = inter * 2 + view;
+    if (memo !== null) {
+      const known = memo.get(key);
+      if (known !== undefined) return known;
+    }
+    const leg = this.directLeg(inter, this.usdIds.filter((a) => a !== inter), view);
+    memo?.set(key, leg);
+    return leg;
   }
 
   private refreshAnchors(): void {

@@ -84,7 +84,7 @@ export class SlabPriceService implements PriceService {
     const threshold = this.o.batchThreshold ?? Number.POSITIVE_INFINITY;
     if (this.o.batchPricer && tokens.length >= threshold) return this.o.batchPricer(tokens, optimistic);
     const now = Date.now();
-    return tokens.map((t) => this.deriver.price(t.token, t.mint, optimistic, now));
+    return this.deriver.batch(() => tokens.map((t) => this.deriver.price(t.token, t.mint, optimistic, now)));
   }
 
   onChange(listener: (change: PriceChange) => void): () => void {
@@ -113,7 +113,10 @@ export class SlabPriceService implements PriceService {
       }
     }
     const change: PriceChange = { mints: [...ids].map((id) => this.o.mints.mintOf(id)), confirmed };
-    for (const l of this.listeners) l(change);
+    // Listeners price the changed mints right away: one batch, so the SOL/USD leg is read once, not per mint.
+    this.deriver.batch(() => {
+      for (const l of this.listeners) l(change);
+    });
   }
 
   private refreshAnchors(): void {

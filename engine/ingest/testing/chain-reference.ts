@@ -53,11 +53,10 @@ export async function chainReference(rpcUrl: string, commitment: 'confirmed' | '
 /**
  * Compares both views of every pool in `service` with the chain's accounts read now at `latestCommitment` (latest
  * view) and confirmed commitment (confirmed view). Call on a quiet chain (no trades landing) once the service has
- * caught up, or differences are in flight, not defects. With the slot clock stopped, compare the latest view at
- * confirmed too: ingest applies a slot's writes once the slot is reported done (engine/ingest/slot-batcher.ts), so
- * the open slot's Clock update waits there while the clock is stopped.
+ * caught up, or differences are in flight, not defects. Ingest applies each transaction's writes as they arrive,
+ * so the latest view matches the chain at processed commitment, even with the slot clock stopped.
  */
-export async function compareWithChain(service: PoolSlab, rpcUrl: string, latestCommitment: 'confirmed' | 'processed' = 'confirmed'): Promise<ChainComparison> {
+export async function compareWithChain(service: PoolSlab, rpcUrl: string, latestCommitment: 'confirmed' | 'processed' = 'processed'): Promise<ChainComparison> {
   const ref = await chainReference(rpcUrl, 'confirmed');
   const latestRef = latestCommitment === 'confirmed' ? ref : await chainReference(rpcUrl, 'processed');
   const a = newExactSnapshot();
