@@ -125,7 +125,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
         priceService.setReady();
         markReady();
       },
-      onChange: (latest, confirmed, lapped) => {
+      onChange: (runs, lapped) => {
         if (lapped) {
           // Changes were lost: every pool may have moved, in both views.
           const all = Array.from({ length: slab.count() }, (_, i) => i);
@@ -133,8 +133,8 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
           priceService.poolsChanged(all, true);
           return;
         }
-        if (latest.length > 0) priceService.poolsChanged(latest, false);
-        if (confirmed.length > 0) priceService.poolsChanged(confirmed, true);
+        // In the order ingest published them: a confirmation's frames are not held behind a later write's.
+        for (const r of runs) priceService.poolsChanged(r.pools, r.confirmed);
       },
       onLog: (level, msg, ctx) => log[level](msg, { thread: 'ingest', ...ctx }),
       onExit: (code) => log.warn('ingest worker exited', { code }),

@@ -2,7 +2,7 @@
  * Starts the ingest worker from the main thread, relays its messages and watches its change ring.
  */
 import { Worker } from 'node:worker_threads';
-import { ChangeReader } from '../engine/slab/change-ring.js';
+import { ChangeReader, type ChangeRun } from '../engine/slab/change-ring.js';
 import type { FeedStatus } from '../engine/ingest/feed-status.js';
 import type { IngestMessage, IngestWorkerData } from './protocol.js';
 
@@ -10,10 +10,10 @@ import type { IngestMessage, IngestWorkerData } from './protocol.js';
 export interface IngestHostHandlers {
   onReady(pools: number): void;
   /**
-   * Pools whose records changed, read from the change ring in place. `lapped`: changes were lost (the reader fell a
-   * whole ring behind); treat every pool as changed.
+   * Pools whose records changed, read from the change ring: runs of one view in the order ingest published them.
+   * `lapped`: changes were lost (the reader fell a whole ring behind); treat every pool as changed.
    */
-  onChange(latest: readonly number[], confirmed: readonly number[], lapped: boolean): void;
+  onChange(runs: readonly ChangeRun[], lapped: boolean): void;
   onLog(level: 'debug' | 'info' | 'warn' | 'error', msg: string, ctx?: Record<string, unknown>): void;
   onExit(code: number): void;
 }
@@ -33,7 +33,7 @@ export function startIngestWorker(data: IngestWorkerData, h: IngestHostHandlers)
   const changes = new ChangeReader(data.changeSab);
   void changes.watch((b) => {
     try {
-      h.onChange(b.latest, b.confirmed, b.lapped);
+      h.onChange(b.runs, b.lapped);
     } catch (e) {
       h.onLog('error', 'change handler failed', { error: (e as Error).message });
     }

@@ -210,6 +210,12 @@ export interface DexAdapter<S = unknown> {
    * rebuilt on clock updates anyway).
    */
   clockSensitive?(state: S): boolean;
+  /**
+   * The pool's watched accounts (its address and dependencies) that one swap writes together, when more than one:
+   * ingest holds a pool whose transaction has brought only some of them (the rest still on the wire) rather than
+   * show it half-swapped. Absent: a swap writes one watched account, or the DEX gives no such guarantee.
+   */
+  swapWrites?(desc: PoolDescriptor): readonly string[];
   /** Fee of the pool in basis points as shown in the API (trade fee plus input-side creator fee). */
   feeBps(rec: RecordF64): number;
   /** The swap instruction exactly as the program expects. */

@@ -24,6 +24,12 @@ function signature(n: number): Uint8Array {
   return new Uint8Array(64).fill(n);
 }
 
+/** Pool `pool`'s state account written again (same data) at `slot`: a swap writes it with the vaults. */
+function poolWrite(u: ReturnType<typeof floodUniverse>, pool: number, slot: bigint, writeVersion: bigint): AccountUpdate {
+  const acc = u.accounts[1 + pool * 3]!;
+  return { ...acc, slot, writeVersion };
+}
+
 function vaultWrite(u: ReturnType<typeof floodUniverse>, vault: number, amount: bigint, slot: bigint, writeVersion: bigint): AccountUpdate {
   const old = u.accounts.find((a) => a.address === u.vaults[vault])!;
   const fields = decodeTokenAccount(old.data);
@@ -54,6 +60,7 @@ test('the writes of one transaction are applied together, at once, and confirmed
   slab.readExact(0, VIEW_LATEST, snap);
   assert.equal(snap.reserveA, 1_000_000_000_000n, 'nothing applied while the transaction may have more writes');
   core.pushAccount({ ...vaultWrite(u, 1, 800n, 101n, 6n), txnSignature: sig }); // pool 0 token1 vault, same tx
+  core.pushAccount({ ...poolWrite(u, 0, 101n, 7n), txnSignature: sig }); // the pool state, same tx
   assert.equal(core.hasOpenTransaction, true);
   core.endTurn();
   assert.equal(core.hasOpenTransaction, false);
@@ -93,12 +100,54 @@ test('a transaction is applied when the next one starts: two transactions of one
   core.pushAccount({ ...vaultWrite(u, 0, 700n, 101n, 3n), txnSignature: t2 }); // t1 complete: applied now
   look();
   core.pushAccount({ ...vaultWrite(u, 1, 600n, 101n, 4n), txnSignature: t2 });
+  core.pushAccount({ ...poolWrite(u, 0, 101n, 5n), txnSignature: t2 });
   look();
   core.endTurn();
   look();
   const before = [1_000_000_000_000n, 150_000_000_000n];
   assert.deepEqual(seen, [before, before, [900n, 800n], [900n, 800n], [700n, 600n]]);
   assert.equal(changes.length, 2, 'one record write per transaction');
+});
+
+test('a pool that got part of its swap set is held until the rest, another transaction or a slot status', () => {
+  const { slab, core, changes, u } = setup(1);
+  changes.length = 0;
+  const snap = newExactSnapshot();
+  const reserves = (): bigint[] => {
+    slab.readExact(0, VIEW_LATEST, snap);
+    return [snap.reserveA, snap.reserveB];
+  };
+  const before = reserves();
+  // The rest arrives in a later turn: held meanwhile, then applied whole.
+  core.pushAccount({ ...vaultWrite(u, 0, 900n, 101n, 1n), txnSignature: signature(1) });
+  core.endTurn();
+  assert.deepEqual(reserves(), before, 'the first vault of a swap alone is not applied');
+  assert.equal(core.heldCount, 1);
+  core.pushAccount({ ...vaultWrite(u, 1, 800n, 101n, 2n), txnSignature: signature(1) });
+  core.pushAccount({ ...poolWrite(u, 0, 101n, 3n), txnSignature: signature(1) });
+  core.endTurn();
+  assert.deepEqual(reserves(), [900n, 800n]);
+  assert.equal(core.heldCount, 0);
+  // Another transaction begins: the held one is over, applied as it is.
+  core.pushAccount({ ...vaultWrite(u, 0, 700n, 101n, 4n), txnSignature: signature(2) });
+  core.endTurn();
+  assert.deepEqual(reserves(), [900n, 800n]);
+  core.pushAccount({ ...vaultWrite(u, 1, 600n, 101n, 5n), txnSignature: signature(3) });
+  assert.deepEqual(reserves(), [700n, 800n], 'transaction 2 wrote one vault only: applied once transaction 3 began');
+  core.endTurn();
+  // A status of the slot: every write of the slot is in.
+  core.slotStatus(101n, 'processed');
+  assert.deepEqual(reserves(), [700n, 600n]);
+  // Waited long enough.
+  core.pushAccount({ ...vaultWrite(u, 0, 500n, 102n, 6n), txnSignature: signature(4) });
+  core.endTurn();
+  assert.equal(core.releaseHeld(60_000), 1, 'not held that long yet');
+  assert.equal(core.releaseHeld(), 0);
+  assert.deepEqual(reserves(), [500n, 600n]);
+  // Unsigned writes are no transaction: never held.
+  core.pushAccount(vaultWrite(u, 1, 400n, 103n, 7n));
+  core.endTurn();
+  assert.deepEqual(reserves(), [500n, 400n]);
 });
 
 test('a duplicate write version is applied once; an older one never', () => {
@@ -138,19 +187,39 @@ function clockUpdate(slot: bigint, unixTimestamp: bigint, writeVersion: bigint):
   return { address: 'SysvarC1ock11111111111111111111111111111111', owner: 'Sysvar1111111111111111111111111111111111111', lamports: 1n, data, slot, writeVersion };
 }
 
-test('a clock-sensitive pool is rebuilt on every Clock update; an insensitive one is not', () => {
+test('a clock-sensitive pool is rebuilt on every Clock update, and written only when its image changes', () => {
   for (const sensitive of [true, false]) {
-    const slab = PoolSlab.create(4, 16);
-    const mints = MintTable.create(4, 16);
-    const changes: IngestChange[] = [];
-    const adapter = { ...raydiumCpmmAdapter, clockSensitive: () => sensitive };
-    const core = new IngestCore({ slab, mints, adapters: [adapter], onChange: (c) => changes.push(c) });
-    core.applySnapshot(floodUniverse(1).accounts, 100n);
-    changes.length = 0;
-    core.pushAccount(clockUpdate(101n, 1_700_000_000n, 1n));
-    core.endTurn();
-    core.slotStatus(101n, 'processed');
-    assert.deepEqual(changes.map((c) => c.pools), sensitive ? [[0]] : [], `sensitive=${sensitive}`);
+    for (const imageFollowsClock of [true, false]) {
+      const slab = PoolSlab.create(4, 16);
+      const mints = MintTable.create(4, 16);
+      const changes: IngestChange[] = [];
+      let builds = 0;
+      let clockSlot = 0n;
+      const adapter = {
+        ...raydiumCpmmAdapter,
+        clockSensitive: () => sensitive,
+        buildState: (...a: Parameters<typeof raydiumCpmmAdapter.buildState>) => {
+          builds++;
+          clockSlot = a[3].slot;
+          return raydiumCpmmAdapter.buildState(...a);
+        },
+        toRecord: (...a: Parameters<typeof raydiumCpmmAdapter.toRecord>) => {
+          raydiumCpmmAdapter.toRecord(...a);
+          // A fee schedule that moves with the clock changes the image; a pool waiting to open does not.
+          if (imageFollowsClock) a[1].f64[a[1].f64.length - 1] = Number(clockSlot);
+        },
+      };
+      const core = new IngestCore({ slab, mints, adapters: [adapter], onChange: (c) => changes.push(c) });
+      core.applySnapshot(floodUniverse(1).accounts, 100n);
+      changes.length = 0;
+      builds = 0;
+      core.pushAccount(clockUpdate(101n, 1_700_000_000n, 1n));
+      core.endTurn();
+      const label = `sensitive=${sensitive} imageFollowsClock=${imageFollowsClock}`;
+      assert.equal(builds, sensitive ? 1 : 0, label);
+      assert.deepEqual(changes.map((c) => c.pools), sensitive && imageFollowsClock ? [[0]] : [], label);
+      assert.equal(core.counters.unchanged, sensitive && !imageFollowsClock ? 1 : 0, label);
+    }
   }
 });
 

@@ -15,6 +15,8 @@ import { CLOCK_SYSVAR, decodeClock } from './clock.js';
 import { ConfirmTracker } from './confirm-tracker.js';
 import { PoolRegistry, type PoolEntry } from './pool-registry.js';
 import { TxGrouper } from './tx-grouper.js';
+import { sameRecordFields } from './same-record.js';
+import { newExactSnapshot } from '../slab/pool-snapshot.js';
 
 /** Pools whose records changed, and in which view. */
 export interface IngestChange {
@@ -57,6 +59,8 @@ export interface IngestCounters {
   applied: number;
   duplicates: number;
   recordsWritten: number;
+  /** Rebuilds of clock-bound pools that produced the image the pool already held (not written). */
+  unchanged: number;
   poolsDiscovered: number;
 }
 
@@ -64,8 +68,16 @@ export interface IngestCounters {
 export class IngestCore {
   readonly cache = new AccountCache();
   readonly registry = new PoolRegistry();
-  readonly counters: IngestCounters = { updates: 0, applied: 0, duplicates: 0, recordsWritten: 0, poolsDiscovered: 0 };
+  readonly counters: IngestCounters = { updates: 0, applied: 0, duplicates: 0, recordsWritten: 0, unchanged: 0, poolsDiscovered: 0 };
   private readonly grouper = new TxGrouper();
+  /**
+   * Pools held back: their transaction has brought some of their swap set (`DexAdapter.swapWrites`) and the rest
+   * may still be on the wire. Written when the rest arrives, when another transaction or a slot status shows the
+   * transaction is over, or by {@link releaseHeld}.
+   */
+  private readonly heldPools = new Map<PoolEntry, { readonly signature: Uint8Array | undefined; readonly slot: bigint; readonly written: Set<string>; readonly sinceMs: number }>();
+  /** Scratch for comparing a clock-bound pool's rebuilt image with the one it holds. */
+  private readonly held = newExactSnapshot();
   private readonly tracker = new ConfirmTracker();
   private readonly byProgram = new Map<string, DexAdapter>();
   private readonly now: () => number;
@@ -139,7 +151,44 @@ export class IngestCore {
   pushAccount(u: AccountUpdate): void {
     this.counters.updates++;
     const done = this.grouper.push(u);
-    if (done !== null) this.applyBatch(done);
+    if (done !== null) {
+      // Another transaction began: the one before is over, whatever it wrote is all it wrote.
+      this.applyBatch(done, true);
+      this.releaseHeld();
+    } else if (this.heldPools.size > 0 && this.grouper.pending === 1) {
+      // A write that opens a group after a turn ended: a transaction other than the held one's means it is over.
+      for (const h of this.heldPools.values()) {
+        if (h.slot !== u.slot || !sameBytes(h.signature, u.txnSignature)) {
+          this.releaseHeld();
+          break;
+        }
+      }
+    }
+  }
+
+  /** Pools held back waiting for the rest of their transaction's writes. */
+  get heldCount(): number {
+    return this.heldPools.size;
+  }
+
+  /**
+   * Writes the held pools as they stand: every one (its transaction is over), or those held at least
+   * `olderThanMs` (waited long enough: a transaction that writes only part of the set, a deposit into one vault).
+   * Returns how many are still held.
+   */
+  releaseHeld(olderThanMs = 0): number {
+    if (this.heldPools.size === 0) return 0;
+    const now = performance.now();
+    let slot = 0n;
+    const dirty = new Set<PoolEntry>();
+    for (const [p, h] of this.heldPools) {
+      if (olderThanMs > 0 && now - h.sinceMs < olderThanMs) continue;
+      if (h.slot > slot) slot = h.slot;
+      dirty.add(p);
+    }
+    for (const p of dirty) this.heldPools.delete(p);
+    this.writeDirty(dirty, slot);
+    return this.heldPools.size;
   }
 
   /** True while writes of an open transaction wait for {@link endTurn}. */
@@ -153,12 +202,14 @@ export class IngestCore {
    */
   endTurn(): void {
     const g = this.grouper.take();
-    if (g !== null) this.applyBatch(g);
+    if (g !== null) this.applyBatch(g, false);
   }
 
   /** A slot status from the slot stream. */
   slotStatus(slot: bigint, status: SlotCommitment): void {
     if (slot + REGRESSION_SLOTS < this.processedSlot) this.behind = { count: this.behind.count + 1, lastAtMs: this.now(), slot };
+    // A slot's status comes after every write of the slot: a transaction held from it is over.
+    if (this.heldPools.size > 0 && [...this.heldPools.values()].some((h) => h.slot <= slot)) this.releaseHeld();
     if (slot > this.processedSlot) {
       this.processedSlot = slot;
       this.advancedAtMs = this.now();
@@ -183,6 +234,7 @@ export class IngestCore {
   resetChain(): void {
     this.cache.clear();
     this.grouper.clear();
+    this.heldPools.clear();
     this.tracker.clear();
     this.pending.clear();
     this.waiters.clear();
@@ -220,16 +272,48 @@ export class IngestCore {
   /** Applies whatever is still held (the open transaction): before a snapshot boundary and at shutdown. */
   flush(): void {
     this.endTurn();
+    this.releaseHeld();
   }
 
-  private applyBatch(batch: readonly AccountUpdate[]): void {
+  /**
+   * Applies one transaction's writes (or the part of them in so far). `over`: the transaction is known to be over
+   * (another began); otherwise a pool that received only part of its swap set is held until the rest arrives.
+   */
+  private applyBatch(batch: readonly AccountUpdate[], over: boolean): void {
     const dirty = new Set<PoolEntry>();
     let slot = 0n;
     for (const u of batch) {
       if (u.slot > slot) slot = u.slot;
       this.ingest(u, dirty);
     }
+    if (dirty.size > 0) this.holdIncomplete(batch, dirty, slot, over);
     this.writeDirty(dirty, slot);
+  }
+
+  /** Moves from `dirty` to the held pools those whose swap set this transaction has brought only part of. */
+  private holdIncomplete(batch: readonly AccountUpdate[], dirty: Set<PoolEntry>, slot: bigint, over: boolean): void {
+    const signature = batch[0]!.txnSignature;
+    // Unsigned writes (startup replays, snapshots) are no transaction: nothing to wait for.
+    if (signature === undefined && !over) return;
+    for (const p of dirty) {
+      const set = p.swapSet;
+      if (set === undefined) continue;
+      const before = this.heldPools.get(p);
+      const mine = before !== undefined && sameBytes(before.signature, signature);
+      if (over) {
+        this.heldPools.delete(p);
+        continue;
+      }
+      const written = mine ? before.written : new Set<string>();
+      for (const u of batch) if (set.includes(u.address)) written.add(u.address);
+      // Written only for other reasons (a Clock rebuild) or all of the set in: nothing to wait for.
+      if (written.size === 0 || written.size === set.length) {
+        this.heldPools.delete(p);
+        continue;
+      }
+      this.heldPools.set(p, { signature, slot, written, sinceMs: mine ? before.sinceMs : performance.now() });
+      dirty.delete(p);
+    }
   }
 
   /** Applies one account to the cache and marks the pools it changes. */
@@ -328,7 +412,8 @@ export class IngestCore {
     const mintA = mints.add(desc.mintA, desc.decimalsA);
     const mintB = mints.add(desc.mintB, desc.decimalsB);
     const index = this.opts.slab.addPool(bs58.decode(desc.address), dexIndex(desc.dex), mintA, mintB);
-    const entry: PoolEntry = { desc, adapter, index, latestSlot: 0n };
+    const swapSet = adapter.swapWrites?.(desc);
+    const entry: PoolEntry = swapSet && swapSet.length > 1 ? { desc, adapter, index, latestSlot: 0n, swapSet } : { desc, adapter, index, latestSlot: 0n };
     this.registry.add(entry);
     this.counters.poolsDiscovered++;
     const missing = desc.dependencies.filter((d) => !this.cache.has(d));
@@ -365,6 +450,12 @@ export class IngestCore {
     for (const p of dirty) {
       const fields = this.build(p);
       if (!fields) continue;
+      // A clock-bound pool rebuilt to the image it already holds (most slots, for a pool not open yet): nothing
+      // changed, so nothing is written and no reader is woken.
+      if (this.clockBound.has(p) && this.opts.slab.readExact(p.index, VIEW_LATEST, this.held) && sameRecordFields(fields, this.held)) {
+        this.counters.unchanged++;
+        continue;
+      }
       // Why the pool's own latest slot when newer: an RPC read (a resync) can be older than states the stream
       // already brought; the rebuilt record holds both, so it is as new as the newest and joins that pending state
       // (its confirmation then carries what the resync read, and the confirmed view never shows unconfirmed data).
@@ -421,6 +512,14 @@ export class IngestCore {
     }
     this.opts.onChange({ pools, confirmed: true, slot });
   }
+}
+
+/** True when two optional signatures hold the same bytes. */
+function sameBytes(x: Uint8Array | undefined, y: Uint8Array | undefined): boolean {
+  if (x === y) return true;
+  if (x === undefined || y === undefined || x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
 }
 
 /** Record status of a pool whose account the chain no longer has (after a reload); never tradable. */

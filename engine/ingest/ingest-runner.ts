@@ -20,13 +20,21 @@ import { buildSubscribeRequest } from './subscription.js';
 /** Log sink of the runner. */
 export type IngestLog = (level: 'debug' | 'info' | 'warn' | 'error', msg: string, ctx?: Record<string, unknown>) => void;
 
-/** Wiring and knobs of the runner. */
+/** Default bound on holding a pool for the rest of its transaction's writes: 100 ms (another transaction or a slot status releases it sooner). */
+export const DEFAULT_HELD_MAX_MS = 100;
+
+/** Wiring of {@link IngestRunner}. */
 export interface IngestRunnerOptions {
   readonly rpc: RpcClient;
   /** Creates a fresh transport for each (re)connection. */
   readonly connect: () => Promise<GeyserTransport>;
   readonly core: IngestCore;
   readonly adapters: readonly DexAdapter[];
+  /**
+   * Longest a pool is held for the rest of its transaction's writes (ms; default {@link DEFAULT_HELD_MAX_MS}). A
+   * write of another transaction or a slot status releases it at once.
+   */
+  readonly heldMaxMs?: number;
   /** The chain watch (slot polls, genesis hash); without it there is no lag measure and no regression check. */
   readonly chain?: ChainWatch;
   readonly log?: IngestLog;
@@ -140,6 +148,7 @@ export class IngestRunner {
   stop(): void {
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
+    if (this.heldTimer !== null) clearTimeout(this.heldTimer);
     this.o.chain?.stop();
     this.sub?.close();
     this.transport?.close();
@@ -260,17 +269,33 @@ export class IngestRunner {
     applyGeyserUpdate(this.o.core, u);
     if (!this.turnEndScheduled && this.o.core.hasOpenTransaction) {
       this.turnEndScheduled = true;
-      // setImmediate runs once this turn's I/O callbacks are done: every message read in the turn is in, so the
-      // last transaction's writes are complete and apply microseconds after they arrived.
+      // setImmediate runs once this turn's I/O callbacks are done: every message read in the turn is in.
       setImmediate(this.endTurn);
     }
   }
 
   private turnEndScheduled = false;
+  private heldTimer: NodeJS.Timeout | null = null;
+  /**
+   * The turn that delivered the stream's messages ended: the open transaction's writes are applied (a pool that got
+   * only part of its swap set is held by the core until the rest arrives). Held pools are written anyway after
+   * {@link IngestRunnerOptions.heldMaxMs} (a transaction that writes part of the set: a deposit into one vault).
+   */
   private readonly endTurn = (): void => {
     this.turnEndScheduled = false;
     this.o.core.endTurn();
+    if (this.o.core.heldCount > 0) this.armHeldTimer();
   };
+
+  /** Releases the pools held past the bound, and re-arms while some are still held. */
+  private armHeldTimer(): void {
+    if (this.heldTimer !== null) return;
+    const bound = this.o.heldMaxMs ?? DEFAULT_HELD_MAX_MS;
+    this.heldTimer = setTimeout(() => {
+      this.heldTimer = null;
+      if (this.o.core.releaseHeld(bound) > 0) this.armHeldTimer();
+    }, bound / 2);
+  }
 
   /** Fetches accounts new pools need, applies them, and widens the subscription to watch them. */
   private async fetchMissing(): Promise<void> {

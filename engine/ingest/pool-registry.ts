@@ -11,6 +11,8 @@ export interface PoolEntry {
   readonly index: number;
   /** Slot of the last state written to the latest view (0 before the first). */
   latestSlot: bigint;
+  /** The watched accounts one swap writes together (`DexAdapter.swapWrites`), when more than one. */
+  readonly swapSet?: readonly string[];
 }
 
 /** Pools by address and by dependency. */

@@ -41,7 +41,7 @@ export function buildSubscribeRequest(adapters: readonly DexAdapter[], watched: 
     }
   }
   if (watched.length > 0) req.accounts[WATCHED_FILTER] = { account: [...watched], owner: [], filters: [] };
-  // Every status of every slot: processed releases a slot's batch, confirmed promotes records.
+  // Every status of every slot: processed moves the resume point, confirmed promotes records.
   req.slots[SLOTS_FILTER] = { filterByCommitment: false };
   req.commitment = CommitmentLevel.PROCESSED;
   if (fromSlot !== undefined) req.fromSlot = fromSlot.toString();

@@ -68,12 +68,18 @@ export class ChangeRing {
   }
 }
 
+/** Consecutive changes of one view, in ring order. */
+export interface ChangeRun {
+  /** True: the confirmed view changed; false: the latest view. */
+  readonly confirmed: boolean;
+  /** Pools (a pool may repeat). */
+  readonly pools: number[];
+}
+
 /** What one read of the ring found. */
 export interface ChangeBatch {
-  /** Pools whose latest view changed, in ring order (a pool may repeat). */
-  readonly latest: number[];
-  /** Pools whose confirmed view changed, in ring order (a pool may repeat). */
-  readonly confirmed: number[];
+  /** The changes in the order they were published, as runs of one view (a confirmation, then the next write...). */
+  readonly runs: ChangeRun[];
   /** True when the reader was lapped: changes were lost, treat every pool as changed in both views. */
   readonly lapped: boolean;
 }
@@ -99,26 +105,30 @@ export class ChangeReader {
   read(): ChangeBatch {
     const head = Atomics.load(this.words, W_COUNT) >>> 0;
     const n = (head - this.cursor) >>> 0;
-    if (n === 0) return { latest: [], confirmed: [], lapped: false };
+    if (n === 0) return { runs: [], lapped: false };
     if (n > this.capacity) {
       this.cursor = head;
-      return { latest: [], confirmed: [], lapped: true };
+      return { runs: [], lapped: true };
     }
-    const latest: number[] = [];
-    const confirmed: number[] = [];
+    const runs: ChangeRun[] = [];
+    let run: ChangeRun | null = null;
     for (let i = 0; i < n; i++) {
       const v = this.words[HEADER_WORDS + ((this.cursor + i) & this.mask)]!;
-      if (v < 0) confirmed.push(v & POOL_MASK);
-      else latest.push(v);
+      const confirmed = v < 0;
+      if (run === null || run.confirmed !== confirmed) {
+        run = { confirmed, pools: [] };
+        runs.push(run);
+      }
+      run.pools.push(v & POOL_MASK);
     }
     // The writer may have lapped the entries while they were read: then they are not to be trusted.
     const after = Atomics.load(this.words, W_COUNT) >>> 0;
     if (((after - this.cursor) >>> 0) > this.capacity) {
       this.cursor = after;
-      return { latest: [], confirmed: [], lapped: true };
+      return { runs: [], lapped: true };
     }
     this.cursor = head;
-    return { latest, confirmed, lapped: false };
+    return { runs, lapped: false };
   }
 
   /**
@@ -131,7 +141,7 @@ export class ChangeReader {
       if (r.async) await r.value;
       if (this.stopped) return;
       const b = this.read();
-      if (b.lapped || b.latest.length > 0 || b.confirmed.length > 0) onBatch(b);
+      if (b.lapped || b.runs.length > 0) onBatch(b);
     }
   }
 

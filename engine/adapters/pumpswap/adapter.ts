@@ -51,6 +51,8 @@ function decodePool(address: string, data: Uint8Array, mintDecimals?: (mint: str
 /** The PumpSwap adapter. A = base, B = quote; aToB = sell. */
 export const pumpswapAdapter: DexAdapter<PumpswapState> = {
   dex: 'pumpswap',
+  // A swap writes both pool vaults; the pool account itself does not change.
+  swapWrites: (d) => [d.dependencies[3]!, d.dependencies[4]!],
   programId: PUMPSWAP_PROGRAM_ID,
   poolFilters: PUMPSWAP_POOL_FILTERS,
   auxFilters: PUMPSWAP_AUX_FILTERS,

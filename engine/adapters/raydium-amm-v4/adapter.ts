@@ -45,6 +45,8 @@ function decodePool(address: string, data: Uint8Array): PoolDescriptor | null {
 /** The Raydium AMM v4 adapter. Token A/B are the pool's coin/pc; `aToB` is Coin2PC. */
 export const raydiumAmmV4Adapter: DexAdapter<AmmV4State> = {
   dex: 'raydium-amm-v4',
+  // A swap writes the AMM account (swap totals) and both vaults.
+  swapWrites: (d) => [d.address, d.dependencies[0]!, d.dependencies[1]!],
   programId: AMM_V4_PROGRAM_ID,
   poolFilters: AMM_V4_POOL_FILTERS,
   auxFilters: AMM_V4_AUX_FILTERS,

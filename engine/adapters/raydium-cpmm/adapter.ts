@@ -58,6 +58,8 @@ function decodePool(address: string, data: Uint8Array): PoolDescriptor | null {
 /** The Raydium CPMM adapter. Token A/B are the pool's token 0/1; `aToB` is ZeroForOne. */
 export const raydiumCpmmAdapter: DexAdapter<CpmmState> = {
   dex: 'raydium-cpmm',
+  // A swap writes the pool state (fees, observation index) and both vaults.
+  swapWrites: (d) => [d.address, d.dependencies[1]!, d.dependencies[2]!],
   programId: CPMM_PROGRAM_ID,
   poolFilters: CPMM_POOL_FILTERS,
   auxFilters: CPMM_AUX_FILTERS,

@@ -32,7 +32,7 @@ export interface ChainComparison {
 }
 
 /** Reads every pool of every registered adapter from the chain, at a commitment, into a fresh slab. */
-export async function chainReference(rpcUrl: string, commitment: 'confirmed' | 'processed' = 'confirmed'): Promise<{ slab: PoolSlab; byAddress: Map<string, number>; slot: bigint }> {
+export async function chainReference(rpcUrl: string, commitment: 'confirmed' | 'processed' = 'confirmed'): Promise<{ slab: PoolSlab; mints: MintTable; byAddress: Map<string, number>; slot: bigint }> {
   const slab = PoolSlab.create(4096, 262_144);
   const mints = MintTable.create(1024, 1 << 20);
   const core = new IngestCore({
@@ -47,7 +47,7 @@ export async function chainReference(rpcUrl: string, commitment: 'confirmed' | '
   const slot = await loader.load(true);
   const byAddress = new Map<string, number>();
   for (const p of core.registry.all()) byAddress.set(p.desc.address, p.index);
-  return { slab, byAddress, slot };
+  return { slab, mints, byAddress, slot };
 }
 
 /**
