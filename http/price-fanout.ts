@@ -120,9 +120,8 @@ export class PriceFanout {
     // Streams opened during warm-up get their first frames when the snapshot is in, not from a partial load.
     if (!this.svc.ready()) return;
     const optimistic = !change.confirmed;
-    for (const mint of change.mints) {
-      const e = this.byMint.get(mint);
-      if (!e) continue;
+    for (const [mint, e] of this.byMint) {
+      if (!change.affects(e.token)) continue;
       let entry;
       let frame: string | null = null;
       for (const sub of e.subs) {

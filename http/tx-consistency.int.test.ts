@@ -71,7 +71,7 @@ test('two transactions on one pool in one slot: every record image and every pri
   const sol = sut.svc.priceService.resolve('SOL')!;
   const priced: number[] = [];
   const unsubscribe = sut.svc.priceService.onChange((c) => {
-    if (!c.confirmed && c.mints.includes(WSOL)) {
+    if (!c.confirmed && c.affects(sol)) {
       const p = sut.svc.priceService.price(sol, true);
       if (isPrice(p)) priced.push(p.priceUsd);
     }

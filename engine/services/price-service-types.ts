@@ -16,12 +16,15 @@ export interface ResolvedToken {
   readonly indexed: boolean;
 }
 
-/** A batch of mints whose prices may have changed. */
+/**
+ * Pools whose records changed, as the price side sees them. A listener asks about the tokens it cares about
+ * (its subscriptions): nothing is listed per change, since a change to a SOL pool can move every SOL-paired mint.
+ */
 export interface PriceChange {
-  /** Mints whose price inputs changed. */
-  readonly mints: readonly string[];
   /** True when these changes are now confirmed (a confirmed frame is due); false for optimistic updates. */
   readonly confirmed: boolean;
+  /** True when the price of `token` may have moved with this change. */
+  affects(token: ResolvedToken): boolean;
 }
 
 /** The pricing side as the shell sees it. */

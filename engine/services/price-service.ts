@@ -93,26 +93,36 @@ export class SlabPriceService implements PriceService {
   }
 
   /**
-   * Ingest changed these pools: notify the mints whose prices may move. A pool moves its own two mints and,
-   * through a non-USD mint (an intermediate such as SOL), every mint paired with it; USD anchors do not propagate.
+   * Ingest changed these pools: notify the listeners, which ask about the tokens they care about. A pool moves its
+   * own two mints and, through a non-USD mint (an intermediate such as SOL), every mint paired with it; USD anchors
+   * do not propagate. Nothing is listed per change (a SOL pool can reach every SOL-paired mint): a token is checked
+   * against the changed pools' mints and their pairs, in mint ids, no text.
    */
   poolsChanged(pools: readonly number[], confirmed: boolean): void {
     if (this.listeners.size === 0) return;
     this.refreshAnchors();
-    const ids = new Set<number>();
+    const touched = new Set<number>();
+    const connectors: number[] = [];
     for (const pool of pools) {
       const { mintA, mintB } = this.o.slab.poolMints(pool);
       for (const m of [mintA, mintB]) {
-        ids.add(m);
-        if (this.anchorIds.has(m)) continue;
-        for (const p of this.topology.poolsOf(m)) {
-          const pm = this.o.slab.poolMints(p);
-          ids.add(pm.mintA);
-          ids.add(pm.mintB);
-        }
+        if (touched.has(m)) continue;
+        touched.add(m);
+        if (!this.anchorIds.has(m)) connectors.push(m);
       }
     }
-    const change: PriceChange = { mints: [...ids].map((id) => this.o.mints.mintOf(id)), confirmed };
+    const mints = this.o.mints;
+    const topology = this.topology;
+    const change: PriceChange = {
+      confirmed,
+      affects(token: ResolvedToken): boolean {
+        const id = mints.idOf(token.mint);
+        if (id === undefined) return false;
+        if (touched.has(id)) return true;
+        for (const c of connectors) if (topology.poolsBetween(id, c).length > 0) return true;
+        return false;
+      },
+    };
     // Listeners price the changed mints right away: one batch, so the SOL/USD leg is read once, not per mint.
     this.deriver.batch(() => {
       for (const l of this.listeners) l(change);

@@ -124,8 +124,9 @@ export class FakePriceService implements PriceService {
     return this.listeners.size;
   }
 
-  /** Fires a change like the engine does. */
-  push(change: PriceChange): void {
-    for (const l of this.listeners) l(change);
+  /** Fires a change that moves exactly `mints`, like the engine does. */
+  push(change: { readonly mints: readonly string[]; readonly confirmed: boolean }): void {
+    const c: PriceChange = { confirmed: change.confirmed, affects: (t) => change.mints.includes(t.mint) };
+    for (const l of this.listeners) l(c);
   }
 }
