@@ -1,6 +1,6 @@
 /**
  * The consumer side of the Geyser benchmarks: subscribes as the service's ingest does (its own request, through
- * one of its transports), optionally applies every update with the real ingest core (decode, slot batching,
+ * one of its transports), optionally applies every update with the real ingest core (decode, transaction grouping,
  * dedup, adapter rebuild, seqlocked record writes), and times the stream from its first message to its last.
  */
 import { ADAPTERS } from '../engine/adapters/registry.js';

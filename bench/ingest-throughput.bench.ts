@@ -1,7 +1,7 @@
 /**
  * Ingest throughput per Geyser transport: a flood server (own process) streams pre-encoded vault updates of
  * CPMM pools; this process receives them through each transport and applies them to the slabs with the real
- * ingest core (decode, slot batching, dedup, adapter rebuild, seqlocked record writes).
+ * ingest core (decode, transaction grouping, dedup, adapter rebuild, seqlocked record writes).
  * Run: node dist/bench/ingest-throughput.bench.js [pools] [updates] [perSlot]
  */
 import { spawn } from 'node:child_process';
