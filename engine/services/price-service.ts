@@ -97,19 +97,25 @@ export class SlabPriceService implements PriceService {
    * through a non-USD mint (an intermediate such as SOL), every mint paired with it; USD anchors do not propagate.
    */
   poolsChanged(pools: readonly number[], confirmed: boolean): void {
-    if (this.listeners.size === 0) return;
+    // Why not before ready: listeners ignore what a partial load changed (streams get their first frames once the
+    // snapshot is in), and a startup snapshot changes every pool, page by page.
+    if (this.listeners.size === 0 || !this.isReady) return;
     this.refreshAnchors();
-    const ids = new Set<number>();
+    const direct = new Set<number>();
     for (const pool of pools) {
       const { mintA, mintB } = this.o.slab.poolMints(pool);
-      for (const m of [mintA, mintB]) {
-        ids.add(m);
-        if (this.anchorIds.has(m)) continue;
-        for (const p of this.topology.poolsOf(m)) {
-          const pm = this.o.slab.poolMints(p);
-          ids.add(pm.mintA);
-          ids.add(pm.mintB);
-        }
+      direct.add(mintA);
+      direct.add(mintB);
+    }
+    // Each intermediate is walked once per change, not once per changed pool: a resync changes every pool, and
+    // SOL alone trades in most of them (per pool, that walk was quadratic: minutes at 158,000 pools).
+    const ids = new Set<number>(direct);
+    for (const m of direct) {
+      if (this.anchorIds.has(m)) continue;
+      for (const p of this.topology.poolsOf(m)) {
+        const pm = this.o.slab.poolMints(p);
+        ids.add(pm.mintA);
+        ids.add(pm.mintB);
       }
     }
     const change: PriceChange = { mints: [...ids].map((id) => this.o.mints.mintOf(id)), confirmed };
