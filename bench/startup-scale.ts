@@ -39,7 +39,8 @@ interface Row {
   store: string;
   loaded: number;
   localnetBuildS: number;
-  readyS: number;
+  /** Null: not healthy within `--timeout-s` (the memory columns are then read at the timeout). */
+  readyS: number | null;
   rssReadyMiB: number;
   rssSettledMiB: number;
   hwmMiB: number;
@@ -60,24 +61,27 @@ for (const total of counts) {
       const env: Record<string, string> = schema ? { DATABASE_URL: testDatabaseUrl(), DATABASE_SCHEMA: schema } : {};
       const svc = await startServiceChild(serviceRoot, net, dataDir, env);
       try {
-        const readyMs = await waitHealthy(svc, timeoutMs);
+        const readyMs = await waitHealthy(svc, timeoutMs).catch((e: Error) => {
+          if (!/not healthy within/.test(e.message)) throw e;
+          return null;
+        });
         const atReady = processMemory(svc.pid);
-        await new Promise((r) => setTimeout(r, settleMs));
+        if (readyMs !== null) await new Promise((r) => setTimeout(r, settleMs));
         const settled = processMemory(svc.pid);
-        const loadedLine = await waitForLine(svc, /"startup snapshot loaded"/, 1000);
-        const loaded = (JSON.parse(loadedLine) as { pools: number }).pools;
+        const loadedLine = readyMs === null ? null : await waitForLine(svc, /"startup snapshot loaded"/, 1000);
+        const loaded = loadedLine === null ? 0 : (JSON.parse(loadedLine) as { pools: number }).pools;
         const row: Row = {
           pools: total,
           store,
           loaded,
           localnetBuildS: round(net.buildSeconds, 1),
-          readyS: round(readyMs / 1000, 2),
+          readyS: readyMs === null ? null : round(readyMs / 1000, 2),
           rssReadyMiB: round(atReady.rss / MiB, 0),
           rssSettledMiB: round(settled.rss / MiB, 0),
           hwmMiB: round(Math.max(atReady.hwm, settled.hwm) / MiB, 0),
         };
         const base = rows.find((r) => r.store === store && r.pools === counts[0]);
-        if (base && total !== base.pools) row.perPoolKiB = round(((row.rssSettledMiB - base.rssSettledMiB) * 1024) / (row.loaded - base.loaded), 2);
+        if (base && total !== base.pools && readyMs !== null) row.perPoolKiB = round(((row.rssSettledMiB - base.rssSettledMiB) * 1024) / (row.loaded - base.loaded), 2);
         rows.push(row);
         console.log(JSON.stringify(row));
       } finally {
@@ -94,7 +98,8 @@ for (const total of counts) {
 console.log('\n| pools | store | loaded | ready (s) | RSS at ready (MiB) | RSS settled (MiB) | peak VmHWM (MiB) | per pool (KiB) |');
 console.log('|---:|---|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
-  console.log(`| ${r.pools.toLocaleString('en-US')} | ${r.store} | ${r.loaded.toLocaleString('en-US')} | ${r.readyS} | ${r.rssReadyMiB} | ${r.rssSettledMiB} | ${r.hwmMiB} | ${r.perPoolKiB ?? ''} |`);
+  const ready = r.readyS === null ? `not ready in ${timeoutMs / 1000} s` : String(r.readyS);
+  console.log(`| ${r.pools.toLocaleString('en-US')} | ${r.store} | ${r.loaded.toLocaleString('en-US')} | ${ready} | ${r.rssReadyMiB} | ${r.rssSettledMiB} | ${r.hwmMiB} | ${r.perPoolKiB ?? ''} |`);
 }
 
 function round(x: number, digits: number): number {
