@@ -1,6 +1,6 @@
 /**
- * Reads accounts over RPC into the ingest core: the snapshot (every adapter's program accounts, then the
- * dependencies and the clock) and the fetch rounds that bring what newly discovered pools need (their accounts,
+ * Reads accounts over RPC into the ingest core: the snapshot (the clock, every adapter's program accounts, then
+ * the dependencies) and the fetch rounds that bring what newly discovered pools need (their accounts,
  * the mints whose decimals they lack, the token accounts of pools described by them). Used by the runner at
  * startup, on resyncs and for new pools, and by tests to build a reference state straight from the chain.
  *
