@@ -12,4 +12,6 @@ node dist/bench/price-dispatch.bench.js
 node dist/bench/ingest-throughput.bench.js
 node dist/bench/replay-throughput.bench.js
 node dist/bench/auth-rate-limit.bench.js
+# Start-up at 89, 20,000 and 158,000 pools against the localnet, both stores (about 8 min; PostgreSQL must answer).
+node dist/bench/startup-scale.js --pools 89,20000,158000 --stores pglite,postgres
 if command -v wrk >/dev/null; then node dist/bench/http-load.bench.js; node dist/bench/uws-remote-address.bench.js; node dist/bench/uws-header-sent.bench.js; fi

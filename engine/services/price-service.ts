@@ -24,6 +24,11 @@ export interface SlabPriceServiceOptions {
   readonly catalog: Catalog;
   readonly priceConfig?: PriceConfig;
   readonly batchPricer?: BatchPricer;
+  /**
+   * Above this many non-USD mints in one change (a resync), the mints they reach are gathered once per change
+   * rather than checked per token against each (default 16).
+   */
+  readonly connectorsCheckedPerToken?: number;
   /** Batches at least this large go to `batchPricer`; smaller ones are read directly. */
   readonly batchThreshold?: number;
 }
@@ -99,7 +104,9 @@ export class SlabPriceService implements PriceService {
    * against the changed pools' mints and their pairs, in mint ids, no text.
    */
   poolsChanged(pools: readonly number[], confirmed: boolean): void {
-    if (this.listeners.size === 0) return;
+    // Why not before ready: listeners ignore what a partial load changed (streams get their first frames once the
+    // snapshot is in), and a startup snapshot changes every pool, page by page.
+    if (this.listeners.size === 0 || !this.isReady) return;
     this.refreshAnchors();
     const touched = new Set<number>();
     const connectors: number[] = [];
@@ -113,14 +120,32 @@ export class SlabPriceService implements PriceService {
     }
     const mints = this.o.mints;
     const topology = this.topology;
+    const slab = this.o.slab;
+    // Many connectors (a resync changes every pool): their pairs are gathered once, each connector's pools walked
+    // once, rather than checked per token against every connector.
+    let reached: Set<number> | null = null;
+    const perToken = this.o.connectorsCheckedPerToken ?? MAX_CONNECTORS_CHECKED_PER_TOKEN;
     const change: PriceChange = {
       confirmed,
       affects(token: ResolvedToken): boolean {
         const id = mints.idOf(token.mint);
         if (id === undefined) return false;
         if (touched.has(id)) return true;
-        for (const c of connectors) if (topology.poolsBetween(id, c).length > 0) return true;
-        return false;
+        if (connectors.length <= perToken) {
+          for (const c of connectors) if (topology.poolsBetween(id, c).length > 0) return true;
+          return false;
+        }
+        if (reached === null) {
+          reached = new Set<number>();
+          for (const c of connectors) {
+            for (const p of topology.poolsOf(c)) {
+              const pm = slab.poolMints(p);
+              reached.add(pm.mintA);
+              reached.add(pm.mintB);
+            }
+          }
+        }
+        return reached.has(id);
       },
     };
     // Listeners price the changed mints right away: one batch, so the SOL/USD leg is read once, not per mint.
@@ -137,6 +162,9 @@ export class SlabPriceService implements PriceService {
     }
   }
 }
+
+/** Above this many non-USD mints in one change, the mints they reach are gathered once instead of per token. */
+const MAX_CONNECTORS_CHECKED_PER_TOKEN = 16;
 
 /** True when `s` is a base58 string of a 32-byte public key. */
 export function isMint(s: string): boolean {

@@ -4,6 +4,7 @@
  * entries never change once published, so readers need no seqlock, only the published count.
  */
 import bs58 from 'bs58';
+import { encodeKey32 } from '../base58-key.js';
 import { EngineError } from '../errors.js';
 import {
   MINT_ENTRY,
@@ -109,8 +110,8 @@ export class MintTable {
    * decimals and flags are then left unchanged). Grows the buffer when full; throws `SLAB_FULL` at `maxMints`.
    */
   add(mint: Uint8Array | string, decimals: number, flags = 0): number {
-    const key = typeof mint === 'string' ? mint : bs58.encode(mint);
     const bytes = typeof mint === 'string' ? decodeMint(mint) : mint;
+    const key = typeof mint === 'string' ? mint : bytes.length === 32 ? encodeKey32(bytes) : bs58.encode(bytes);
     if (bytes.length !== 32) throw new EngineError('SLAB_BAD_RECORD', `mint ${key} is not 32 bytes`, { mint: key });
     if (!Number.isInteger(decimals) || decimals < 0 || decimals > 255 || !Number.isInteger(flags) || flags < 0 || flags > 255) {
       throw new EngineError('SLAB_BAD_RECORD', `mint ${key}: decimals ${decimals} and flags ${flags} must be u8`, { mint: key });
@@ -167,7 +168,8 @@ export class MintTable {
     for (let id = this.indexed; id < n; id++) {
       // No seqlock: entries below the published count are immutable.
       const at = entryOffset(id);
-      const key = bs58.encode(this.u8.subarray(at, at + 32));
+      // Flat strings: the index holds one per mint in every thread.
+      const key = encodeKey32(this.u8, at);
       this.ids.set(key, id);
       this.names[id] = key;
     }

@@ -5,6 +5,7 @@
  * past {@link PUBKEY_MEMO_MAX} entries, so memory stays bounded whatever the key churn.
  */
 import bs58 from 'bs58';
+import { encodeKey32 } from '../../base58-key.js';
 
 /** Entries kept before the memo is cleared. */
 export const PUBKEY_MEMO_MAX = 65_536;
@@ -19,7 +20,8 @@ export function pubkeyAt(data: Uint8Array, offset: number): string {
   let text = memo.get(raw);
   if (text === undefined) {
     if (memo.size >= PUBKEY_MEMO_MAX) memo.clear();
-    text = bs58.encode(data.subarray(offset, offset + 32));
+    // A flat string: it may be held per pool (descriptors, dependencies).
+    text = encodeKey32(data, offset);
     memo.set(raw, text);
   }
   return text;
