@@ -136,7 +136,9 @@ export class IngestRunner {
     // From here on every read races a running stream that will not replay it: read the newest state.
     this.loader.commitment = 'processed';
     this.o.onReady?.();
-    this.resumeFrom = slot;
+    // From the lowest slot any page was read at: a write to a pool after its page was read is replayed (writes
+    // below what a page read are dropped as older). Outside the server's window, the runner resyncs instead.
+    this.resumeFrom = this.loader.lowestSlot > 0n ? this.loader.lowestSlot : slot;
     void this.streamLoop();
     const ping = this.o.pingIntervalMs ?? 15_000;
     this.timers.push(setInterval(() => this.ping(), ping).unref());

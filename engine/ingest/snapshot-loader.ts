@@ -68,6 +68,19 @@ export class SnapshotLoader {
     this.concurrency = paging.concurrency ?? 4;
   }
 
+  /**
+   * The lowest context slot applied since the last {@link load} started (0 before any): where a stream must replay
+   * from so that no write between a page's read and the stream's start is missed (pages are read at different
+   * slots; a replay below a page's slot is dropped as older by the account cache).
+   */
+  lowestSlot = 0n;
+
+  /** Applies accounts read at context slot `at`. */
+  private apply(updates: AccountUpdate[], at: bigint, confirmed: boolean): void {
+    if (this.lowestSlot === 0n || at < this.lowestSlot) this.lowestSlot = at;
+    this.core.applySnapshot(updates, at, confirmed);
+  }
+
   /** True when something is owed. */
   get owed(): boolean {
     return this.missing.size > 0 || this.missingOwners.size > 0;
@@ -78,6 +91,7 @@ export class SnapshotLoader {
    * read. `all` (a resync) re-reads every watched account, not only those the cache lacks.
    */
   async load(all = false): Promise<bigint> {
+    this.lowestSlot = 0n;
     // The clock first: pools built as their pages arrive may depend on it (an open time, a fee schedule), and a
     // pool built without it would be written twice.
     this.missing.add(CLOCK_SYSVAR);
@@ -90,7 +104,7 @@ export class SnapshotLoader {
           a.programId,
           toRpcFilters(f),
           this.commitment,
-          (page, at) => this.core.applySnapshot(toUpdates(page, at), at, confirmed),
+          (page, at) => this.apply(toUpdates(page, at), at, confirmed),
           this.pageAccounts,
         );
         if (read > slot) slot = read;
@@ -128,7 +142,7 @@ export class SnapshotLoader {
           addrs,
           this.commitment,
           (accounts, start, at) => {
-            this.core.applySnapshot(toUpdates(accounts, at), at, confirmed);
+            this.apply(toUpdates(accounts, at), at, confirmed);
             chunksApplied.add(start);
             if (at > slot) slot = at;
           },
@@ -144,7 +158,7 @@ export class SnapshotLoader {
           ups.push(...toUpdates(r.value, r.slot));
           if (r.slot > at) at = r.slot;
         }
-        this.core.applySnapshot(ups, at, confirmed);
+        this.apply(ups, at, confirmed);
         ownersDone.add(owner);
         if (at > slot) slot = at;
       }
