@@ -12,8 +12,14 @@
  *     by zero, returns None and the swap fails (ZeroTradingTokens), in both modes. The SDK's base-input
  *     path succeeds; its base-output path throws. We return INACTIVE.
  * `math.diff.test.ts` counts both cases separately and checks that they are explained by exactly this.
+ *
+ * `swapBaseInput` / `swapBaseOutput` take the f64 fast path of `fast-math.ts` when every value of the swap is an
+ * integer below 2^53 and the swap succeeds, and this bigint port (`*Big`) otherwise; both give the same result.
  */
-import type { QuoteResult, QuoteStatus } from '../types.js';
+import { swapBaseInputF64, swapBaseOutputF64 } from './fast-math.js';
+import { type CpmmSwap, cpmmSwap, failedSwap as failed } from './swap-result.js';
+
+export type { CpmmSwap } from './swap-result.js';
 
 /** Fee-rate denominator of the program (`FEE_RATE_DENOMINATOR_VALUE`): rates are in millionths. */
 export const FEE_RATE_DENOMINATOR = 1_000_000n;
@@ -27,35 +33,6 @@ export interface CpmmFeeRates {
   readonly creatorFeeRate: bigint;
   readonly protocolFeeRate: bigint;
   readonly fundFeeRate: bigint;
-}
-
-/**
- * Result of one CPMM swap computation. Extends {@link QuoteResult} so that the adapter can hand it out as
- * a quote without copying. `feeAmount` is the trade fee plus the creator fee when that is taken from the
- * input (all in the input token, `feeOnInput` is always true); an output-side creator fee is in
- * `creatorFee` and already deducted from `outAmount`.
- */
-export interface CpmmSwap extends QuoteResult {
-  /** Trade fee in input-token atoms (LP share + protocol + fund). */
-  readonly tradeFee: bigint;
-  /** Creator fee, in the input token when `creatorFeeOnInput`, else in the output token. */
-  readonly creatorFee: bigint;
-  /** Part of the trade fee accrued to `protocol_fees_token_in` (floor). */
-  readonly protocolFee: bigint;
-  /** Part of the trade fee accrued to `fund_fees_token_in` (floor). */
-  readonly fundFee: bigint;
-  readonly creatorFeeOnInput: boolean;
-  /** Amount that entered the curve (program's new_input_vault_amount - input_vault_amount). */
-  readonly swappedIn: bigint;
-  /** Amount that left the curve, output-side creator fee included (input vault - new_output_vault_amount). */
-  readonly swappedOut: bigint;
-}
-
-function failed(status: QuoteStatus, creatorFeeOnInput: boolean, inAmount: bigint, outAmount: bigint): CpmmSwap {
-  return {
-    status, inAmount, outAmount, feeAmount: 0n, feeOnInput: true, tradeFee: 0n, creatorFee: 0n,
-    protocolFee: 0n, fundFee: 0n, creatorFeeOnInput, swappedIn: 0n, swappedOut: 0n,
-  };
 }
 
 /** ceil(amount * rate / 1e6): the program's `ceil_div` for fees. */
@@ -77,6 +54,18 @@ function preFeeAmount(post: bigint, rate: bigint): bigint {
  * configuration the program rejects for this swap).
  */
 export function swapBaseInput(
+  amountIn: bigint,
+  reserveIn: bigint,
+  reserveOut: bigint,
+  rates: CpmmFeeRates,
+  creatorFeeOnInput: boolean,
+): CpmmSwap {
+  return swapBaseInputF64(amountIn, reserveIn, reserveOut, rates, creatorFeeOnInput)
+    ?? swapBaseInputBig(amountIn, reserveIn, reserveOut, rates, creatorFeeOnInput);
+}
+
+/** {@link swapBaseInput} in bigint only: the reference port, for every value up to u64 (and the tests). */
+export function swapBaseInputBig(
   amountIn: bigint,
   reserveIn: bigint,
   reserveOut: bigint,
@@ -123,6 +112,18 @@ export function swapBaseInput(
  * configuration the program rejects).
  */
 export function swapBaseOutput(
+  amountOut: bigint,
+  reserveIn: bigint,
+  reserveOut: bigint,
+  rates: CpmmFeeRates,
+  creatorFeeOnInput: boolean,
+): CpmmSwap {
+  return swapBaseOutputF64(amountOut, reserveIn, reserveOut, rates, creatorFeeOnInput)
+    ?? swapBaseOutputBig(amountOut, reserveIn, reserveOut, rates, creatorFeeOnInput);
+}
+
+/** {@link swapBaseOutput} in bigint only: the reference port, for every value up to u64 (and the tests). */
+export function swapBaseOutputBig(
   amountOut: bigint,
   reserveIn: bigint,
   reserveOut: bigint,
@@ -187,18 +188,10 @@ function okSwap(
   swappedIn: bigint,
   swappedOut: bigint,
 ): CpmmSwap {
-  return {
-    status: 'OK',
-    inAmount,
-    outAmount,
-    feeAmount: creatorFeeOnInput ? tradeFee + creatorFee : tradeFee,
-    feeOnInput: true,
-    tradeFee,
-    creatorFee,
-    protocolFee: (tradeFee * rates.protocolFeeRate) / FEE_RATE_DENOMINATOR,
-    fundFee: (tradeFee * rates.fundFeeRate) / FEE_RATE_DENOMINATOR,
-    creatorFeeOnInput,
-    swappedIn,
-    swappedOut,
-  };
+  const feeAmount = creatorFeeOnInput ? tradeFee + creatorFee : tradeFee;
+  return cpmmSwap(
+    'OK', inAmount, outAmount, feeAmount, tradeFee, creatorFee,
+    (tradeFee * rates.protocolFeeRate) / FEE_RATE_DENOMINATOR, (tradeFee * rates.fundFeeRate) / FEE_RATE_DENOMINATOR,
+    creatorFeeOnInput, swappedIn, swappedOut,
+  );
 }
