@@ -5,7 +5,9 @@
  * Products such as `tokens * virtualQuote` reach 2^106 and are divided exactly by `common/exact-f64.ts` (a
  * two-product and a checked quotient, never an estimate). Every step that leaves that range, and every trade that
  * does not succeed, returns null: the caller then runs the bigint port, so rejections keep one implementation.
- * With every value below 2^53 the program's u64 overflow checks cannot fire (sums stay below 2^54).
+ * With every value below 2^53 the program's u64 overflow checks cannot fire (sums stay below 2^54). Reserves and
+ * rates are u64 account fields (a state is built from the accounts or from u64 record words); amounts are checked
+ * against u64 first (`u64F64` reads a bigint modulo 2^64).
  */
 import { NO_F64, TWO53, mulDivCeil, mulDivFloor, toBig, u64F64 } from '../common/exact-f64.js';
 import type { TradeFeeBps } from './fees.js';

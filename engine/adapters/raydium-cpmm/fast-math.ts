@@ -2,8 +2,10 @@
  * The f64 fast path of the CPMM swap math: the same formulas as `math.ts`, step for step, on f64 integers, for
  * the swaps whose every input, intermediate and result is an integer below 2^53. The products of two such values
  * (`amount * rate`, `amount * reserve`) reach 2^106 and are divided exactly by `common/exact-f64.ts` (a
- * two-product and a checked quotient, never an estimate). Any step that leaves that range, and every swap that
- * does not succeed, returns null: the caller then runs the bigint port, so rejections keep one implementation.
+ * two-product and a checked quotient, never an estimate). Reserves may be larger (pools near u64): then the curve
+ * step alone runs in bigint and the rest stays in f64 while its values do. Any step that leaves that range, and
+ * every swap that does not succeed, returns null: the caller then runs the bigint port, so rejections keep one
+ * implementation.
  */
 import { NO_F64, TWO53, mulDivCeil, mulDivFloor, toBig, u64F64 } from '../common/exact-f64.js';
 import type { CpmmFeeRates, CpmmSwap } from './math.js';
@@ -14,7 +16,10 @@ const DEN = 1_000_000;
 /** Largest u64: an amount above it is refused by the bigint path (no instruction carries it). */
 const U64_MAX = 0xffff_ffff_ffff_ffffn;
 
-/** The f64 of a u64 reserve or rate (account fields) when it is below 2^53, else NO_F64. */
+/**
+ * The f64 of a u64 reserve or rate when it is below 2^53, else NO_F64. Rates are u64 account fields; amounts and
+ * reserves are checked against u64 before (a larger bigint would read modulo 2^64).
+ */
 const f64 = u64F64;
 
 /** The bigint of a non-negative f64 integer result, reusing `0n`. */
@@ -29,7 +34,7 @@ function big(x: number): bigint {
  */
 function okF64(
   inF: number, inAmount: bigint, outF: number, outAmount: bigint, trade: number, creator: number, rates: CpmmFeeRates,
-  onInput: boolean, swappedIn: number, swappedOut: number,
+  onInput: boolean, swappedIn: number, swappedOut: number, swappedOutBig: bigint | null = null,
 ): CpmmSwap | null {
   const p = f64(rates.protocolFeeRate);
   const f = f64(rates.fundFeeRate);
@@ -42,19 +47,19 @@ function okF64(
   return cpmmSwap(
     'OK', inAmount, outAmount, feeBig, tradeBig, big(creator), protocol === trade ? tradeBig : big(protocol),
     fund === trade ? tradeBig : big(fund), onInput, swappedIn === inF ? inAmount : big(swappedIn),
-    swappedOut === outF ? outAmount : big(swappedOut),
+    swappedOut === outF ? outAmount : swappedOutBig ?? big(swappedOut),
   );
 }
 
 /** `swapBaseInput` on f64 integers; null where it does not apply (see the file header). */
 export function swapBaseInputF64(amountIn: bigint, reserveIn: bigint, reserveOut: bigint, rates: CpmmFeeRates, onInput: boolean): CpmmSwap | null {
-  if (amountIn > U64_MAX) return null;
+  if (amountIn > U64_MAX || reserveIn > U64_MAX || reserveOut > U64_MAX) return null;
   const a = f64(amountIn);
-  const ri = f64(reserveIn);
-  const ro = f64(reserveOut);
   const t = f64(rates.tradeFeeRate);
   const c = f64(rates.creatorFeeRate);
-  if (a <= 0 || ri <= 0 || ro <= 0 || t === NO_F64 || c === NO_F64) return null;
+  if (a <= 0 || reserveIn <= 0n || reserveOut <= 0n || t === NO_F64 || c === NO_F64) return null;
+  const ri = f64(reserveIn);
+  const ro = f64(reserveOut);
   let trade: number;
   let creator = 0;
   let less: number;
@@ -72,9 +77,17 @@ export function swapBaseInputF64(amountIn: bigint, reserveIn: bigint, reserveOut
     if (trade === NO_F64 || trade > a) return null;
     less = a - trade;
   }
-  const den = ri + less;
-  if (den >= TWO53) return null;
-  const swapped = mulDivFloor(less, ro, den);
+  let swapped: number;
+  let swappedBig: bigint | null = null;
+  if (ri !== NO_F64 && ro !== NO_F64 && ri + less < TWO53) swapped = mulDivFloor(less, ro, ri + less);
+  else {
+    // Reserves past 2^53: the curve step in bigint (reserveIn > 0, so the denominator is not zero).
+    const lessBig = big(less);
+    swappedBig = (lessBig * reserveOut) / (reserveIn + lessBig);
+    // swapped < reserveOut <= u64 (the reserve is a u64 account field).
+    swapped = f64(swappedBig);
+    if (swapped === NO_F64) return null;
+  }
   let out = swapped;
   if (!onInput) {
     creator = mulDivCeil(swapped, c, DEN);
@@ -82,18 +95,19 @@ export function swapBaseInputF64(amountIn: bigint, reserveIn: bigint, reserveOut
     out = swapped - creator;
   }
   if (out <= 0) return null;
-  return okF64(a, amountIn, out, big(out), trade, creator, rates, onInput, less, swapped);
+  const outBig = out === swapped && swappedBig !== null ? swappedBig : big(out);
+  return okF64(a, amountIn, out, outBig, trade, creator, rates, onInput, less, swapped, swappedBig);
 }
 
 /** `swapBaseOutput` on f64 integers; null where it does not apply (see the file header). */
 export function swapBaseOutputF64(amountOut: bigint, reserveIn: bigint, reserveOut: bigint, rates: CpmmFeeRates, onInput: boolean): CpmmSwap | null {
-  if (amountOut > U64_MAX) return null;
+  if (amountOut > U64_MAX || reserveIn > U64_MAX || reserveOut > U64_MAX) return null;
   const o = f64(amountOut);
-  const ri = f64(reserveIn);
-  const ro = f64(reserveOut);
   const t = f64(rates.tradeFeeRate);
   const c = f64(rates.creatorFeeRate);
-  if (o <= 0 || ri <= 0 || ro <= 0 || t === NO_F64 || c === NO_F64) return null;
+  if (o <= 0 || reserveIn <= 0n || reserveOut <= 0n || t === NO_F64 || c === NO_F64) return null;
+  const ri = f64(reserveIn);
+  const ro = f64(reserveOut);
   let creator = 0;
   let actualOut = o;
   if (!onInput) {
@@ -103,8 +117,21 @@ export function swapBaseOutputF64(amountOut: bigint, reserveIn: bigint, reserveO
     if (actualOut === NO_F64) return null;
     creator = actualOut - o;
   }
-  if (actualOut >= ro) return null;
-  const swappedIn = mulDivCeil(ri, actualOut, ro - actualOut);
+  let swappedIn: number;
+  if (ri !== NO_F64 && ro !== NO_F64) {
+    if (actualOut >= ro) return null;
+    swappedIn = mulDivCeil(ri, actualOut, ro - actualOut);
+  } else {
+    // Reserves past 2^53: the curve step in bigint, ceil(rin * out / (rout - out)).
+    const outBig = big(actualOut);
+    if (outBig >= reserveOut) return null;
+    const num = reserveIn * outBig;
+    const den = reserveOut - outBig;
+    let q = num / den;
+    if (q * den !== num) q += 1n;
+    // q can pass u64 (u64F64 reads u64s only); the bigint port refuses it.
+    swappedIn = q > U64_MAX ? NO_F64 : f64(q);
+  }
   if (swappedIn === NO_F64) return null;
   let trade: number;
   let inAmount: number;
