@@ -18,11 +18,11 @@ import {
 } from './curve-math.js';
 import {
   type RateLimiterParams,
-  excludedFeeAmount,
-  includedFeeAmount,
   rateLimiterFeeFromExcluded,
   rateLimiterFeeFromIncluded,
+  FEE_DENOMINATOR,
   PROTOCOL_FEE_PERCENT,
+  mulDivU64,
   totalFeeNumerator,
 } from './fee-math.js';
 import type { CurvePoint } from './layout.js';
@@ -421,9 +421,26 @@ export function feeNumeratorFromExcluded(s: DbcCurveState, baseToQuote: boolean,
   return totalFeeNumerator(base, s.variableFeeNumerator);
 }
 
+/**
+ * `get_excluded_fee_amount`'s fee: ceil(included * numerator / 1e9), which may not exceed `included` (the same
+ * checks as `excludedFeeAmount`, without its tuple).
+ */
+function feeOnIncluded(numerator: bigint, included: bigint): bigint | DbcError {
+  const fee = mulDivU64(included, numerator, FEE_DENOMINATOR, true);
+  if (typeof fee === 'string') return fee;
+  return fee > included ? 'MathOverflow' : fee;
+}
+
+/** `get_included_fee_amount`'s included amount: ceil(excluded * 1e9 / (1e9 - numerator)) (as `includedFeeAmount`). */
+function includedOfExcluded(numerator: bigint, excluded: bigint): bigint | DbcError {
+  if (numerator > FEE_DENOMINATOR) return 'MathOverflow';
+  return mulDivU64(excluded, FEE_DENOMINATOR, FEE_DENOMINATOR - numerator, true);
+}
+
 /** The reserve updates of apply_swap_result: the input reserve grows, the output reserve pays (checked). */
 function reservesOk(s: DbcCurveState, baseToQuote: boolean, excludedIn: bigint, reserveOut: bigint): DbcError | null {
-  const [rin, rout] = baseToQuote ? [s.baseReserve, s.quoteReserve] : [s.quoteReserve, s.baseReserve];
+  const rin = baseToQuote ? s.baseReserve : s.quoteReserve;
+  const rout = baseToQuote ? s.quoteReserve : s.baseReserve;
   if (rin + excludedIn > U64_MAX || reserveOut > rout) return 'MathOverflow';
   return null;
 }
@@ -437,18 +454,20 @@ export function swapExactIn(s: DbcCurveState, baseToQuote: boolean, amountIn: bi
   let excluded = amountIn;
   let fee = 0n;
   if (mode.feesOnInput) {
-    const r = excludedFeeAmount(num, amountIn);
-    if (typeof r === 'string') return r;
-    [excluded, fee] = r;
+    const f = feeOnIncluded(num, amountIn);
+    if (typeof f === 'string') return f;
+    fee = f;
+    excluded = amountIn - f;
   }
   const walk = baseToQuote ? baseToQuoteFromAmountIn(s, excluded) : quoteToBaseFromAmountIn(s, excluded);
   if (typeof walk === 'string') return walk;
   if (walk.amountLeft !== 0n) return 'InsufficientLiquidity';
   let out = walk.amount;
   if (!mode.feesOnInput) {
-    const r = excludedFeeAmount(num, walk.amount);
-    if (typeof r === 'string') return r;
-    [out, fee] = r;
+    const f = feeOnIncluded(num, walk.amount);
+    if (typeof f === 'string') return f;
+    fee = f;
+    out = walk.amount - f;
   }
   const bad = reservesOk(s, baseToQuote, excluded, walk.amount);
   if (bad) return bad;
@@ -472,9 +491,10 @@ export function swapExactOut(s: DbcCurveState, baseToQuote: boolean, amountOut: 
     const n = feeNumeratorFromExcluded(s, baseToQuote, amountOut);
     if (typeof n === 'string') return n;
     num = n;
-    const r = includedFeeAmount(num, amountOut);
-    if (typeof r === 'string') return r;
-    [includedOut, fee] = r;
+    const inc = includedOfExcluded(num, amountOut);
+    if (typeof inc === 'string') return inc;
+    includedOut = inc;
+    fee = inc - amountOut;
   }
   const walk = baseToQuote ? baseToQuoteFromAmountOut(s, includedOut) : quoteToBaseFromAmountOut(s, includedOut);
   if (typeof walk === 'string') return walk;
@@ -485,9 +505,10 @@ export function swapExactOut(s: DbcCurveState, baseToQuote: boolean, amountOut: 
     const n = feeNumeratorFromExcluded(s, baseToQuote, excluded);
     if (typeof n === 'string') return n;
     num = n;
-    const r = includedFeeAmount(num, excluded);
-    if (typeof r === 'string') return r;
-    [included, fee] = r;
+    const inc = includedOfExcluded(num, excluded);
+    if (typeof inc === 'string') return inc;
+    included = inc;
+    fee = inc - excluded;
   }
   const bad = reservesOk(s, baseToQuote, excluded, includedOut);
   if (bad) return bad;
