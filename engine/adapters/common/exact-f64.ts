@@ -59,7 +59,12 @@ const SMALL_DIVISOR = 67_108_864;
  */
 export function mulDivFloor(a: number, b: number, c: number): number {
   const p = a * b;
-  if (p < TWO53) return Math.floor(p / c);
+  // The common case stays small enough for the engine to inline; the wide cases are a call.
+  return p < TWO53 ? Math.floor(p / c) : mulDivFloorWide(a, b, c, p);
+}
+
+/** {@link mulDivFloor} for a product p = fl(a * b) of 2^53 or more. */
+function mulDivFloorWide(a: number, b: number, c: number, p: number): number {
   if (c < SMALL_DIVISOR) {
     const bq = Math.floor(b / c);
     const br = b - bq * c;
@@ -79,12 +84,15 @@ export function mulDivFloor(a: number, b: number, c: number): number {
 /** ceil(a * b / c) for integers 0 <= a, b < 2^53 and 1 <= c < 2^53, exactly; {@link NO_F64} at 2^53 - 16 or more. */
 export function mulDivCeil(a: number, b: number, c: number): number {
   const p = a * b;
-  if (p < TWO53) {
-    const q = Math.floor(p / c);
-    // q * c <= p < 2^53: exact.
-    return q * c === p ? q : q + 1;
-  }
-  const q = mulDivFloor(a, b, c);
+  if (p >= TWO53) return mulDivCeilWide(a, b, c, p);
+  const q = Math.floor(p / c);
+  // q * c <= p < 2^53: exact.
+  return q * c === p ? q : q + 1;
+}
+
+/** {@link mulDivCeil} for a product p = fl(a * b) of 2^53 or more. */
+function mulDivCeilWide(a: number, b: number, c: number, p: number): number {
+  const q = mulDivFloorWide(a, b, c, p);
   if (q === NO_F64) return NO_F64;
   if (c < SMALL_DIVISOR) {
     // Exact iff the last term's division was: (al * br) a multiple of c, as b = bq * c + br, a = ah * c + al.
