@@ -45,6 +45,8 @@ function productAtMost(q: number, c: number, p: number, e: number): boolean {
   return productError(q, c, p2) <= e;
 }
 
+/** Below this, a remainder of a few divisors stays below 2^53 (the direct remainder of {@link mulDivFloor}). */
+const REMAINDER_DIVISOR = 2 ** 50;
 /** Below this a divisor's square is below 2^53 (the small-divisor split of {@link mulDivFloor}). */
 const SMALL_DIVISOR = 67_108_864;
 
@@ -76,6 +78,14 @@ function mulDivFloorWide(a: number, b: number, c: number, p: number): number {
   // The float quotient is within a few units of the true one (two roundings of 2^-53 each on a value < 2^53).
   if (q >= TWO53 - 8) return NO_F64;
   const e = productError(a, b, p);
+  if (c < REMAINDER_DIVISOR) {
+    // The remainder a * b - q * c = (p - p2) + (e - e2), each part exact: p2 = fl(q * c) is within a few c of p
+    // (Sterbenz: p - p2 exact), |e|, |e2| <= ulp(p) / 2 <= 2^52 (so e - e2 is an integer of at most 2^53), and the
+    // remainder itself is below a few c < 2^53 in magnitude (so the sum is exact too).
+    const p2 = q * c;
+    const r = p - p2 + (e - productError(q, c, p2));
+    return q + Math.floor(r / c);
+  }
   while (q > 0 && !productAtMost(q, c, p, e)) q--;
   while (productAtMost(q + 1, c, p, e)) q++;
   return q;
