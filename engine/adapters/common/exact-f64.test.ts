@@ -72,6 +72,23 @@ test('mulDivFloor / mulDivCeil with divisors below 2^26 (fee denominators and ra
   }
 });
 
+test('mulDivFloor / mulDivCeil around the direct-remainder switch (divisors near 2^50) with wide products', () => {
+  const rng = new SeededRandom(5306);
+  for (let i = 0; i < 200_000; i++) {
+    const c = (1n << 50n) + rng.range(0n, 64n) - 32n;
+    const a = TWO53_BIG - 1n - rng.range(0n, 1n << BigInt(rng.int(53)));
+    const b = rng.int(2) === 0 ? rng.range(c, TWO53_BIG - 1n) : rng.range(1n, 1n << 20n);
+    const floor = (a * b) / c;
+    const ceil = (a * b + c - 1n) / c;
+    const f = mulDivFloor(Number(a), Number(b), Number(c));
+    const g = mulDivCeil(Number(a), Number(b), Number(c));
+    if (f === NO_F64) assert.ok(floor >= TWO53_BIG - 16n, `declined ${a}*${b}/${c}`);
+    else assert.equal(BigInt(f), floor, `floor ${a}*${b}/${c}`);
+    if (g === NO_F64) assert.ok(ceil >= TWO53_BIG - 16n, `declined ceil ${a}*${b}/${c}`);
+    else assert.equal(BigInt(g), ceil, `ceil ${a}*${b}/${c}`);
+  }
+});
+
 test('divFloor / divCeil are exact for integers below 2^53', () => {
   const rng = new SeededRandom(5303);
   for (let i = 0; i < 200_000; i++) {
