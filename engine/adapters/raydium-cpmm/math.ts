@@ -35,9 +35,17 @@ export interface CpmmFeeRates {
   readonly fundFeeRate: bigint;
 }
 
-/** ceil(amount * rate / 1e6): the program's `ceil_div` for fees. */
+const FEE_RATE_DENOMINATOR_LESS_ONE = FEE_RATE_DENOMINATOR - 1n;
+
+/** ceil(amount * rate / 1e6): the program's `ceil_div` for fees (0 for a zero rate or amount, without arithmetic). */
 function ceilFee(amount: bigint, rate: bigint): bigint {
-  return (amount * rate + FEE_RATE_DENOMINATOR - 1n) / FEE_RATE_DENOMINATOR;
+  if (rate === 0n || amount === 0n) return 0n;
+  return (amount * rate + FEE_RATE_DENOMINATOR_LESS_ONE) / FEE_RATE_DENOMINATOR;
+}
+
+/** floor(fee * rate / 1e6): the protocol and fund shares of the trade fee. */
+function shareOf(fee: bigint, rate: bigint): bigint {
+  return rate === 0n || fee === 0n ? 0n : (fee * rate) / FEE_RATE_DENOMINATOR;
 }
 
 /** ceil(post * 1e6 / (1e6 - rate)), `calculate_pre_fee_amount`; the caller guarantees rate < 1e6. */
@@ -85,7 +93,7 @@ export function swapBaseInputBig(
     // Program difference 1: one ceiling over the combined rate, then a floor split.
     const total = ceilFee(amountIn, rate);
     if (total > amountIn) return failed('INACTIVE', true, amountIn, 0n);
-    creatorFee = (total * creatorFeeRate) / rate;
+    creatorFee = creatorFeeRate === 0n ? 0n : (total * creatorFeeRate) / rate;
     tradeFee = total - creatorFee;
     lessFees = amountIn - total;
   } else {
@@ -191,7 +199,7 @@ function okSwap(
   const feeAmount = creatorFeeOnInput ? tradeFee + creatorFee : tradeFee;
   return cpmmSwap(
     'OK', inAmount, outAmount, feeAmount, tradeFee, creatorFee,
-    (tradeFee * rates.protocolFeeRate) / FEE_RATE_DENOMINATOR, (tradeFee * rates.fundFeeRate) / FEE_RATE_DENOMINATOR,
+    shareOf(tradeFee, rates.protocolFeeRate), shareOf(tradeFee, rates.fundFeeRate),
     creatorFeeOnInput, swappedIn, swappedOut,
   );
 }

@@ -3,7 +3,7 @@
  * Token-2022 transfer fees of both mints around the curve, as `swap_base_input` / `swap_base_output` apply them.
  */
 import { TWO53_BIG } from '../common/exact-f64.js';
-import { inverseTransferFee, transferFee } from '../common/transfer-fee.js';
+import { type TransferFee, inverseTransferFee, transferFee } from '../common/transfer-fee.js';
 import type { SwapMode } from '../types.js';
 import { U64_MAX, isCreatorFeeOnInput, swapBaseInput, swapBaseOutput } from './math.js';
 import { CPMM_STATUS_OK, type CpmmState } from './state.js';
@@ -42,20 +42,6 @@ const VAULT_SAFE = U64_MAX - TWO53_BIG;
  * `TokenOverflow`). Token 0 is A: `aToB` is the program's ZeroForOne.
  */
 export function cpmmQuote(state: CpmmState, aToB: boolean, amount: bigint, mode: SwapMode): CpmmQuote {
-  const q = cpmmMathQuote(state, aToB, amount, mode);
-  if (q.status !== 'OK') return q;
-  // The user -> input vault transfer comes last (after the slippage check and update_fees); the token program
-  // credits the vault the amount less the input mint's transfer fee and fails with Overflow above u64.
-  const vault = aToB ? state.vault0 : state.vault1;
-  if (vault <= VAULT_SAFE && q.transferIn < TWO53_BIG) return q;
-  const feeIn = aToB ? state.transferFee0 : state.transferFee1;
-  const credited = q.transferIn - transferFee(feeIn, q.transferIn);
-  if (vault + credited > U64_MAX) return amended(q, 'INSUFFICIENT_LIQUIDITY', q.inAmount, q.outAmount, q.transferIn, q.transferOut, 'TokenOverflow');
-  return q;
-}
-
-/** The quote up to the transfers: the program's checks and math, Token-2022 fees included. */
-function cpmmMathQuote(state: CpmmState, aToB: boolean, amount: bigint, mode: SwapMode): CpmmQuote {
   const onInput = isCreatorFeeOnInput(state.creatorFeeOn, aToB);
   if (state.status !== CPMM_STATUS_OK) return rejected('INACTIVE', amount, mode, onInput);
   if (amount > U64_MAX) return rejected('INSUFFICIENT_LIQUIDITY', amount, mode, onInput);
@@ -64,9 +50,24 @@ function cpmmMathQuote(state: CpmmState, aToB: boolean, amount: bigint, mode: Sw
   const feeIn = aToB ? state.transferFee0 : state.transferFee1;
   const feeOut = aToB ? state.transferFee1 : state.transferFee0;
   // Without transfer fees the swap math's result is the quote (its movements are its amounts).
-  if (feeIn === null && feeOut === null) {
-    return mode === 'ExactIn' ? swapBaseInput(amount, rin, rout, state.rates, onInput) : swapBaseOutput(amount, rin, rout, state.rates, onInput);
-  }
+  const q = feeIn === null && feeOut === null
+    ? mode === 'ExactIn' ? swapBaseInput(amount, rin, rout, state.rates, onInput) : swapBaseOutput(amount, rin, rout, state.rates, onInput)
+    : withTransferFees(state, amount, mode, onInput, rin, rout, feeIn, feeOut);
+  if (q.status !== 'OK') return q;
+  // The user -> input vault transfer comes last (after the slippage check and update_fees); the token program
+  // credits the vault the amount less the input mint's transfer fee and fails with Overflow above u64.
+  const vault = aToB ? state.vault0 : state.vault1;
+  if (vault <= VAULT_SAFE && q.transferIn < TWO53_BIG) return q;
+  const credited = q.transferIn - transferFee(feeIn, q.transferIn);
+  if (vault + credited > U64_MAX) return amended(q, 'INSUFFICIENT_LIQUIDITY', q.inAmount, q.outAmount, q.transferIn, q.transferOut, 'TokenOverflow');
+  return q;
+}
+
+/** The quote up to the vault transfer when a mint charges a Token-2022 transfer fee (the program's composition). */
+function withTransferFees(
+  state: CpmmState, amount: bigint, mode: SwapMode, onInput: boolean, rin: bigint, rout: bigint, feeIn: TransferFee | null,
+  feeOut: TransferFee | null,
+): CpmmQuote {
   if (mode === 'ExactIn') {
     // swap_base_input: the input mint's fee comes off first (actual_amount_in, which must stay > 0); the
     // output mint's fee off what the vault sends (amount_received, which must stay > 0).
