@@ -3,15 +3,19 @@
  * `getBuyTokenAmountFromSolAmount` / `getBuySolAmountFromTokenAmount` / `getSellSolAmountFromTokenAmount` (bn.js,
  * fee schedule selection included on both sides), on the same 1,000 tradable SOL-curve states. Our side starts
  * from the state the ingest builds (fee tier resolved when the curve updates, as in production) and, in a second
- * variant, resolves the tier per quote as the SDK does. Each task runs all 1,000 quotes per iteration.
+ * variant, resolves the tier per quote from the decoded curve (`decodeBondingCurve` of the account, as ingest has
+ * it) as the SDK does (`pumpfunQuoteResolvingFees`, with the Global and FeeConfig compiled once outside the timed
+ * body, as the SDK's decoded Global and FeeConfig are).
+ * Each task runs all 1,000 quotes per iteration.
  * Run: `npx tsc -p tsconfig.json && node dist/bench/pumpfun-quote.bench.js`. Results: bench/README.md.
  */
 import { Bench } from 'tinybench';
 import { machineLine, quotesPerSec as quotesPerSecOf } from './quote-report.js';
 import { encodeFeeConfig, tryDecodeFeeConfig, type FeeConfigFields } from '../engine/adapters/pumpfun/fee-config.js';
 import { isSolLikeQuoteMint, tradeFeeBps } from '../engine/adapters/pumpfun/fees.js';
-import type { BondingCurveFields } from '../engine/adapters/pumpfun/layout.js';
-import { pumpfunQuote } from '../engine/adapters/pumpfun/quote.js';
+import { type BondingCurveFields, decodeBondingCurve, encodeBondingCurve } from '../engine/adapters/pumpfun/layout.js';
+import { compileFeeTable, type PumpFeeTable } from '../engine/adapters/pumpfun/fee-table.js';
+import { pumpfunQuote, pumpfunQuoteResolvingFees } from '../engine/adapters/pumpfun/quote.js';
 import { randomPumpSetups } from '../engine/adapters/pumpfun/random-states.js';
 import { type BnLike, type SdkArgs, bn, loadPumpSdk, pk, sdkCurve, sdkFeeConfig, sdkGlobal } from '../engine/adapters/pumpfun/sdk-oracle.js';
 import type { PumpfunState } from '../engine/adapters/pumpfun/state.js';
@@ -23,7 +27,11 @@ interface Case {
   readonly state: PumpfunState;
   readonly global: { feeBasisPoints: bigint; creatorFeeBasisPoints: bigint; creatorFeeConfigurable: boolean };
   readonly feeConfig: FeeConfigFields | null;
+  /** Global + FeeConfig compiled for per-quote tier selection (once, outside the timed body). */
+  readonly table: PumpFeeTable;
   readonly curve: BondingCurveFields;
+  /** The curve as ingest decodes it from the account (`decodeBondingCurve`): what the per-quote tier variant reads. */
+  readonly decoded: BondingCurveFields;
   readonly buyIn: bigint;
   readonly buyOut: bigint;
   readonly sellIn: bigint;
@@ -43,7 +51,7 @@ function cases(): Case[] {
     if (pumpfunQuote(state, false, s.buyTokensOut, 'ExactOut').status !== 'OK') continue;
     if (pumpfunQuote(state, true, s.sellTokensIn, 'ExactIn').status !== 'OK') continue;
     out.push({
-      state, global: s.global, feeConfig, curve: s.curve, buyIn: s.buyQuoteIn, buyOut: s.buyTokensOut, sellIn: s.sellTokensIn,
+      state, global: s.global, feeConfig, table: compileFeeTable(s.global, feeConfig), curve: s.curve, decoded: decodeBondingCurve(encodeBondingCurve(s.curve)), buyIn: s.buyQuoteIn, buyOut: s.buyTokensOut, sellIn: s.sellTokensIn,
       sdk: {
         global: sdkGlobal(s.global), feeConfig: feeConfig ? sdkFeeConfig(feeConfig) : null, mintSupply: bn(s.mintSupply),
         bondingCurve: sdkCurve(s.curve), quoteMint: pk(s.curve.quoteMint), buyIn: bn(s.buyQuoteIn), buyOut: bn(s.buyTokensOut), sellIn: bn(s.sellTokensIn),
@@ -58,18 +66,17 @@ const input = cases();
 const { sdk } = loadPumpSdk();
 // Every result is stored (same cost on both sides) so that the optimizer cannot drop the calls.
 const sink: unknown[] = new Array<unknown>(N);
-const withTier = (c: Case): PumpfunState => ({ ...c.state, ...tradeFeeBps(c.global, c.feeConfig, c.curve, 1_000_000_000_000_000n)! });
 
 const bench = new Bench({ time: TIME_MS, warmupTime: 300 });
 bench
   .add('ours buy ExactIn', () => { for (let i = 0; i < N; i++) { const c = input[i]!; sink[i] = pumpfunQuote(c.state, false, c.buyIn, 'ExactIn'); } })
-  .add('ours+tier buy ExactIn', () => { for (let i = 0; i < N; i++) { const c = input[i]!; sink[i] = pumpfunQuote(withTier(c), false, c.buyIn, 'ExactIn'); } })
+  .add('ours+tier buy ExactIn', () => { for (let i = 0; i < N; i++) { const c = input[i]!; sink[i] = pumpfunQuoteResolvingFees(c.decoded, c.table, null, false, c.buyIn, 'ExactIn'); } })
   .add('SDK getBuyTokenAmountFromSolAmount', () => { for (let i = 0; i < N; i++) { const a = input[i]!.sdk; sink[i] = sdk.getBuyTokenAmountFromSolAmount({ ...a, amount: a.buyIn }); } })
   .add('ours buy ExactOut', () => { for (let i = 0; i < N; i++) { const c = input[i]!; sink[i] = pumpfunQuote(c.state, false, c.buyOut, 'ExactOut'); } })
-  .add('ours+tier buy ExactOut', () => { for (let i = 0; i < N; i++) { const c = input[i]!; sink[i] = pumpfunQuote(withTier(c), false, c.buyOut, 'ExactOut'); } })
+  .add('ours+tier buy ExactOut', () => { for (let i = 0; i < N; i++) { const c = input[i]!; sink[i] = pumpfunQuoteResolvingFees(c.decoded, c.table, null, false, c.buyOut, 'ExactOut'); } })
   .add('SDK getBuySolAmountFromTokenAmount', () => { for (let i = 0; i < N; i++) { const a = input[i]!.sdk; sink[i] = sdk.getBuySolAmountFromTokenAmount({ ...a, amount: a.buyOut }); } })
   .add('ours sell ExactIn', () => { for (let i = 0; i < N; i++) { const c = input[i]!; sink[i] = pumpfunQuote(c.state, true, c.sellIn, 'ExactIn'); } })
-  .add('ours+tier sell ExactIn', () => { for (let i = 0; i < N; i++) { const c = input[i]!; sink[i] = pumpfunQuote(withTier(c), true, c.sellIn, 'ExactIn'); } })
+  .add('ours+tier sell ExactIn', () => { for (let i = 0; i < N; i++) { const c = input[i]!; sink[i] = pumpfunQuoteResolvingFees(c.decoded, c.table, null, true, c.sellIn, 'ExactIn'); } })
   .add('SDK getSellSolAmountFromTokenAmount', () => { for (let i = 0; i < N; i++) { const a = input[i]!.sdk; sink[i] = sdk.getSellSolAmountFromTokenAmount({ ...a, amount: a.sellIn }); } });
 
 await bench.run();

@@ -28,8 +28,8 @@ export const ONE_Q64 = 1n << 64n;
 export function mulDivU256(x: bigint, y: bigint, d: bigint, up: boolean): bigint | null {
   if (d === 0n) return null;
   const prod = x * y;
-  let q = prod / d;
-  if (up && q * d !== prod) q += 1n;
+  // ceil(prod / d) as (prod + d - 1) / d: one addition instead of multiplying the quotient back (x, y, d >= 0).
+  const q = up ? (prod + d - 1n) / d : prod / d;
   return q > U256_MAX ? null : q;
 }
 
@@ -53,8 +53,8 @@ export function deltaBase(lower: bigint, upper: bigint, liquidity: bigint, up: b
 export function deltaQuote256(lower: bigint, upper: bigint, liquidity: bigint, up: boolean): bigint | DbcError {
   if (upper < lower) return 'MathOverflow';
   const prod = liquidity * (upper - lower);
-  const q = prod >> 128n;
-  return up && (q << 128n) !== prod ? q + 1n : q;
+  // Rounded up as (prod + 2^128 - 1) >> 128 (prod >= 0).
+  return up ? (prod + U128_MAX) >> 128n : prod >> 128n;
 }
 
 /** `get_delta_amount_quote_unsigned`: as {@link deltaQuote256}, which must fit a u64 (else MathOverflow). */
@@ -88,9 +88,8 @@ export function nextSqrtPriceFromInput(sqrtPrice: bigint, liquidity: bigint, amo
 export function nextSqrtPriceFromOutput(sqrtPrice: bigint, liquidity: bigint, amountOut: bigint, baseForQuote: boolean): bigint | DbcError {
   if (sqrtPrice <= 0n || liquidity <= 0n) return 'MathOverflow';
   if (baseForQuote) {
-    const q = amountOut << 128n;
-    let quotient = q / liquidity;
-    if (quotient * liquidity !== q) quotient += 1n;
+    // ceil((out << 128) / L), liquidity > 0.
+    const quotient = ((amountOut << 128n) + liquidity - 1n) / liquidity;
     const r = sqrtPrice - quotient;
     return r < 0n ? 'MathOverflow' : r;
   }

@@ -27,8 +27,8 @@ export function mulDivU64(x: bigint, y: bigint, d: bigint, up: boolean): bigint 
   if (d === 0n) return 'MathOverflow';
   const prod = x * y;
   if (prod > U128_MAX) return 'MathOverflow';
-  let q = prod / d;
-  if (up && q * d !== prod) q += 1n;
+  // ceil as (prod + d - 1) / d (x, y >= 0, d > 0).
+  const q = up ? (prod + d - 1n) / d : prod / d;
   return q > U64_MAX ? 'TypeCastFailed' : q;
 }
 

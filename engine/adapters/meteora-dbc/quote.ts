@@ -4,7 +4,6 @@
  */
 import type { QuoteResult, QuoteStatus, SwapMode } from '../types.js';
 import { type DbcError, U64_MAX } from './curve-math.js';
-import { splitPartnerCreator } from './fee-math.js';
 import { DBC_STATUS_OK, type DbcState } from './state.js';
 import { type DbcSwapResult, feeMode, swapExactIn, swapExactOut } from './swap-math.js';
 
@@ -52,7 +51,10 @@ function statusOf(e: DbcError): QuoteStatus {
 }
 
 function ok(state: DbcState, r: DbcSwapResult): DbcSwap {
-  const { partnerFee, creatorFee } = splitPartnerCreator(r.tradingFee, state.creatorTradingFeePercentage);
+  // split_partner_and_creator_fee: creator = floor(fee * pct / 100), partner = the rest (splitPartnerCreator).
+  const pct = state.creatorTradingFeePercentage;
+  const creatorFee = pct === 0 || r.tradingFee === 0n ? 0n : (r.tradingFee * BigInt(pct)) / 100n;
+  const partnerFee = creatorFee === 0n ? r.tradingFee : r.tradingFee - creatorFee;
   return {
     status: 'OK', error: null,
     inAmount: r.includedFeeInputAmount, outAmount: r.outputAmount, feeAmount: r.tradingFee + r.protocolFee,

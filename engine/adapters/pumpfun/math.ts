@@ -13,8 +13,13 @@
  * - sell, exact tokens in (`sell`): sol = floor(t*vQ/(vT+t)); out = sol - ceil(sol*protocol/1e4) -
  *   ceil(sol*creator/1e4). Same as the SDK; we also require sol <= real_quote_reserves (D2).
  * - sell, exact SOL out: no instruction; the smallest token input whose exact-in output reaches the amount.
+ *
+ * `buyExactTokensOut`, `buyExactQuoteIn` and `sellExactTokensIn` take the f64 fast path of `fast-math.ts` when
+ * every value of the trade is an integer below 2^53 and it succeeds, and this bigint port (`*Big`) otherwise; both
+ * give the same result.
  */
 import type { QuoteResult, QuoteStatus } from '../types.js';
+import { buyExactQuoteInF64, buyExactTokensOutF64, sellExactTokensInF64 } from './fast-math.js';
 import type { TradeFeeBps } from './fees.js';
 
 /** Basis-point denominator. */
@@ -82,6 +87,11 @@ function buyTokens(n: bigint, r: CurveReserves, fees: TradeFeeBps): PumpSwap {
  * capped amount), paying cost + fees. ZERO_AMOUNT for 0 tokens or an empty curve.
  */
 export function buyExactTokensOut(tokens: bigint, r: CurveReserves, fees: TradeFeeBps): PumpSwap {
+  return buyExactTokensOutF64(tokens, r, fees) ?? buyExactTokensOutBig(tokens, r, fees);
+}
+
+/** {@link buyExactTokensOut} in bigint only: the reference port, for every value up to u64 (and the tests). */
+export function buyExactTokensOutBig(tokens: bigint, r: CurveReserves, fees: TradeFeeBps): PumpSwap {
   if (tokens === 0n) return failedSwap('ZERO_AMOUNT', true, 0n, 0n);
   if (tokens > U64_MAX) return failedSwap('INSUFFICIENT_LIQUIDITY', true, 0n, tokens);
   const n = tokens < r.realTokenReserves ? tokens : r.realTokenReserves;
@@ -102,6 +112,11 @@ export function exactSolInNet(spendable: bigint, fees: TradeFeeBps): bigint {
  * the tokens bought plus fees, <= spendable). ZERO_AMOUNT when the budget buys no token.
  */
 export function buyExactQuoteIn(spendable: bigint, r: CurveReserves, fees: TradeFeeBps): PumpSwap {
+  return buyExactQuoteInF64(spendable, r, fees) ?? buyExactQuoteInBig(spendable, r, fees);
+}
+
+/** {@link buyExactQuoteIn} in bigint only: the reference port, for every value up to u64 (and the tests). */
+export function buyExactQuoteInBig(spendable: bigint, r: CurveReserves, fees: TradeFeeBps): PumpSwap {
   if (spendable === 0n) return failedSwap('ZERO_AMOUNT', true, 0n, 0n);
   if (spendable > U64_MAX) return failedSwap('INSUFFICIENT_LIQUIDITY', true, spendable, 0n);
   const net = exactSolInNet(spendable, fees);
@@ -115,6 +130,11 @@ export function buyExactQuoteIn(spendable: bigint, r: CurveReserves, fees: Trade
 
 /** `sell`: exactly `tokens` in. ZERO_AMOUNT when nothing (or less than the fees) comes out. */
 export function sellExactTokensIn(tokens: bigint, r: CurveReserves, fees: TradeFeeBps): PumpSwap {
+  return sellExactTokensInF64(tokens, r, fees) ?? sellExactTokensInBig(tokens, r, fees);
+}
+
+/** {@link sellExactTokensIn} in bigint only: the reference port, for every value up to u64 (and the tests). */
+export function sellExactTokensInBig(tokens: bigint, r: CurveReserves, fees: TradeFeeBps): PumpSwap {
   if (tokens === 0n) return failedSwap('ZERO_AMOUNT', false, 0n, 0n);
   if (tokens > U64_MAX || r.virtualTokenReserves + tokens > U64_MAX || r.realTokenReserves + tokens > U64_MAX) {
     return failedSwap('INSUFFICIENT_LIQUIDITY', false, tokens, 0n);

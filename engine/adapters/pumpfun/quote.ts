@@ -12,7 +12,8 @@ import {
   sellExactQuoteOut,
   sellExactTokensIn,
 } from './math.js';
-import type { TradeFeeBps } from './fees.js';
+import { type CurveFeeParams, type TradeFeeBps, isSolLikeQuoteMint } from './fees.js';
+import { type PumpFeeTable, resolveTradeFees } from './fee-table.js';
 import { PUMPFUN_STATUS_OK, type PumpfunState } from './state.js';
 
 /**
@@ -35,4 +36,25 @@ export function pumpfunQuote(state: PumpfunState, aToB: boolean, amount: bigint,
     return failedSwap('INACTIVE', !aToB, mode === 'ExactIn' ? amount : 0n, mode === 'ExactOut' ? amount : 0n);
   }
   return pumpfunCurveQuote(state, state, aToB, amount, mode);
+}
+
+/** A decoded curve as the fee selection and the math read it (`BondingCurveFields` is one). */
+export interface QuotableCurve extends CurveReserves, CurveFeeParams {
+  readonly complete: boolean;
+}
+
+/**
+ * The quote of {@link pumpfunQuote} from the decoded curve instead of the built state: the fee tier is resolved
+ * from the curve's market cap on each call (as the SDK does), through a table compiled once per Global and
+ * FeeConfig (`compileFeeTable`). Same statuses: INACTIVE for a complete, migrated or non-SOL curve and for a fee
+ * schedule that cannot be selected. `mintSupply` is read only in mayhem mode.
+ */
+export function pumpfunQuoteResolvingFees(
+  curve: QuotableCurve, table: PumpFeeTable, mintSupply: bigint | null, aToB: boolean, amount: bigint, mode: SwapMode,
+): PumpSwap {
+  const fees = curve.complete || curve.virtualTokenReserves === 0n || !isSolLikeQuoteMint(curve.quoteMint)
+    ? null
+    : resolveTradeFees(table, curve, mintSupply);
+  if (fees === null) return failedSwap('INACTIVE', !aToB, mode === 'ExactIn' ? amount : 0n, mode === 'ExactOut' ? amount : 0n);
+  return pumpfunCurveQuote(curve, fees, aToB, amount, mode);
 }

@@ -12,8 +12,14 @@
  *     by zero, returns None and the swap fails (ZeroTradingTokens), in both modes. The SDK's base-input
  *     path succeeds; its base-output path throws. We return INACTIVE.
  * `math.diff.test.ts` counts both cases separately and checks that they are explained by exactly this.
+ *
+ * `swapBaseInput` / `swapBaseOutput` take the f64 fast path of `fast-math.ts` when every value of the swap is an
+ * integer below 2^53 and the swap succeeds, and this bigint port (`*Big`) otherwise; both give the same result.
  */
-import type { QuoteResult, QuoteStatus } from '../types.js';
+import { swapBaseInputF64, swapBaseOutputF64 } from './fast-math.js';
+import { type CpmmSwap, cpmmSwap, failedSwap as failed } from './swap-result.js';
+
+export type { CpmmSwap } from './swap-result.js';
 
 /** Fee-rate denominator of the program (`FEE_RATE_DENOMINATOR_VALUE`): rates are in millionths. */
 export const FEE_RATE_DENOMINATOR = 1_000_000n;
@@ -29,38 +35,17 @@ export interface CpmmFeeRates {
   readonly fundFeeRate: bigint;
 }
 
-/**
- * Result of one CPMM swap computation. Extends {@link QuoteResult} so that the adapter can hand it out as
- * a quote without copying. `feeAmount` is the trade fee plus the creator fee when that is taken from the
- * input (all in the input token, `feeOnInput` is always true); an output-side creator fee is in
- * `creatorFee` and already deducted from `outAmount`.
- */
-export interface CpmmSwap extends QuoteResult {
-  /** Trade fee in input-token atoms (LP share + protocol + fund). */
-  readonly tradeFee: bigint;
-  /** Creator fee, in the input token when `creatorFeeOnInput`, else in the output token. */
-  readonly creatorFee: bigint;
-  /** Part of the trade fee accrued to `protocol_fees_token_in` (floor). */
-  readonly protocolFee: bigint;
-  /** Part of the trade fee accrued to `fund_fees_token_in` (floor). */
-  readonly fundFee: bigint;
-  readonly creatorFeeOnInput: boolean;
-  /** Amount that entered the curve (program's new_input_vault_amount - input_vault_amount). */
-  readonly swappedIn: bigint;
-  /** Amount that left the curve, output-side creator fee included (input vault - new_output_vault_amount). */
-  readonly swappedOut: bigint;
-}
+const FEE_RATE_DENOMINATOR_LESS_ONE = FEE_RATE_DENOMINATOR - 1n;
 
-function failed(status: QuoteStatus, creatorFeeOnInput: boolean, inAmount: bigint, outAmount: bigint): CpmmSwap {
-  return {
-    status, inAmount, outAmount, feeAmount: 0n, feeOnInput: true, tradeFee: 0n, creatorFee: 0n,
-    protocolFee: 0n, fundFee: 0n, creatorFeeOnInput, swappedIn: 0n, swappedOut: 0n,
-  };
-}
-
-/** ceil(amount * rate / 1e6): the program's `ceil_div` for fees. */
+/** ceil(amount * rate / 1e6): the program's `ceil_div` for fees (0 for a zero rate or amount, without arithmetic). */
 function ceilFee(amount: bigint, rate: bigint): bigint {
-  return (amount * rate + FEE_RATE_DENOMINATOR - 1n) / FEE_RATE_DENOMINATOR;
+  if (rate === 0n || amount === 0n) return 0n;
+  return (amount * rate + FEE_RATE_DENOMINATOR_LESS_ONE) / FEE_RATE_DENOMINATOR;
+}
+
+/** floor(fee * rate / 1e6): the protocol and fund shares of the trade fee. */
+function shareOf(fee: bigint, rate: bigint): bigint {
+  return rate === 0n || fee === 0n ? 0n : (fee * rate) / FEE_RATE_DENOMINATOR;
 }
 
 /** ceil(post * 1e6 / (1e6 - rate)), `calculate_pre_fee_amount`; the caller guarantees rate < 1e6. */
@@ -83,6 +68,18 @@ export function swapBaseInput(
   rates: CpmmFeeRates,
   creatorFeeOnInput: boolean,
 ): CpmmSwap {
+  return swapBaseInputF64(amountIn, reserveIn, reserveOut, rates, creatorFeeOnInput)
+    ?? swapBaseInputBig(amountIn, reserveIn, reserveOut, rates, creatorFeeOnInput);
+}
+
+/** {@link swapBaseInput} in bigint only: the reference port, for every value up to u64 (and the tests). */
+export function swapBaseInputBig(
+  amountIn: bigint,
+  reserveIn: bigint,
+  reserveOut: bigint,
+  rates: CpmmFeeRates,
+  creatorFeeOnInput: boolean,
+): CpmmSwap {
   if (amountIn <= 0n) return failed('ZERO_AMOUNT', creatorFeeOnInput, 0n, 0n);
   if (reserveIn <= 0n || reserveOut <= 0n) return failed('INSUFFICIENT_LIQUIDITY', creatorFeeOnInput, amountIn, 0n);
   const { tradeFeeRate, creatorFeeRate } = rates;
@@ -96,7 +93,7 @@ export function swapBaseInput(
     // Program difference 1: one ceiling over the combined rate, then a floor split.
     const total = ceilFee(amountIn, rate);
     if (total > amountIn) return failed('INACTIVE', true, amountIn, 0n);
-    creatorFee = (total * creatorFeeRate) / rate;
+    creatorFee = creatorFeeRate === 0n ? 0n : (total * creatorFeeRate) / rate;
     tradeFee = total - creatorFee;
     lessFees = amountIn - total;
   } else {
@@ -123,6 +120,18 @@ export function swapBaseInput(
  * configuration the program rejects).
  */
 export function swapBaseOutput(
+  amountOut: bigint,
+  reserveIn: bigint,
+  reserveOut: bigint,
+  rates: CpmmFeeRates,
+  creatorFeeOnInput: boolean,
+): CpmmSwap {
+  return swapBaseOutputF64(amountOut, reserveIn, reserveOut, rates, creatorFeeOnInput)
+    ?? swapBaseOutputBig(amountOut, reserveIn, reserveOut, rates, creatorFeeOnInput);
+}
+
+/** {@link swapBaseOutput} in bigint only: the reference port, for every value up to u64 (and the tests). */
+export function swapBaseOutputBig(
   amountOut: bigint,
   reserveIn: bigint,
   reserveOut: bigint,
@@ -187,18 +196,10 @@ function okSwap(
   swappedIn: bigint,
   swappedOut: bigint,
 ): CpmmSwap {
-  return {
-    status: 'OK',
-    inAmount,
-    outAmount,
-    feeAmount: creatorFeeOnInput ? tradeFee + creatorFee : tradeFee,
-    feeOnInput: true,
-    tradeFee,
-    creatorFee,
-    protocolFee: (tradeFee * rates.protocolFeeRate) / FEE_RATE_DENOMINATOR,
-    fundFee: (tradeFee * rates.fundFeeRate) / FEE_RATE_DENOMINATOR,
-    creatorFeeOnInput,
-    swappedIn,
-    swappedOut,
-  };
+  const feeAmount = creatorFeeOnInput ? tradeFee + creatorFee : tradeFee;
+  return cpmmSwap(
+    'OK', inAmount, outAmount, feeAmount, tradeFee, creatorFee,
+    shareOf(tradeFee, rates.protocolFeeRate), shareOf(tradeFee, rates.fundFeeRate),
+    creatorFeeOnInput, swappedIn, swappedOut,
+  );
 }

@@ -17,7 +17,7 @@ import { U64_MAX } from './math.js';
 import { launchlabQuote } from './quote.js';
 import { randomLaunchlabStates, type RandomLaunchlabState } from './random-states.js';
 import { type SdkLaunchSwap, type SdkMode, big, bn, loadSdk, sdkArgs, sdkLaunch } from './sdk-oracle.js';
-import { sdkSqrt } from './sdk-sqrt.js';
+import { isqrt, sdkSqrt } from './sdk-sqrt.js';
 import type { LaunchlabState } from './state.js';
 import { SeededRandom } from '../common/seeded-random.js';
 
@@ -124,4 +124,17 @@ test(`quote matches the SDK Curve over ${STATES_PER_CURVE} states x 3 curves x 2
   assert.ok(cappedBuysIn > 50, `only ${cappedBuysIn} capped exact-in buys`);
   assert.ok(remainderBuysOut > 50, `only ${remainderBuysOut} exact-out buys beyond the remainder`);
   void bn; void big;
+});
+
+test('isqrt is the exact integer root around its f64 / one-Newton-step / loop switches (2^104, 2^200) and squares', () => {
+  const rng = new SeededRandom(SEED + 1);
+  for (let i = 0; i < 20_000; i++) {
+    const bits = rng.pick([1, 2, 52, 53, 54, 103, 104, 105, 199, 200, 201, 260, 1 + rng.int(300)]);
+    const r = rng.magnitudeBits(Math.max(1, bits >> 1), Math.max(1, bits >> 1));
+    for (const v of [r * r - 1n, r * r, r * r + 1n, (r + 1n) * (r + 1n) - 1n, rng.magnitudeBits(bits, bits)]) {
+      if (v < 0n) continue;
+      const x = isqrt(v);
+      assert.ok(x * x <= v && (x + 1n) * (x + 1n) > v, `isqrt(${v}) = ${x}`);
+    }
+  }
 });

@@ -12,6 +12,7 @@
  */
 import type { QuoteResult, QuoteStatus } from '../types.js';
 import { type CurvePoint, type LaunchCurve } from './curves.js';
+import { sellExactInF64 } from './fast-math.js';
 
 /** Fee-rate denominator: rates are in millionths. */
 export const FEE_RATE_DENOMINATOR = 1_000_000n;
@@ -137,8 +138,13 @@ export function buyExactOut(curve: LaunchCurve, s: LaunchlabCurveState, rates: L
   return ok(false, vaultB, outA, vaultB - lessB, rates, rate, outA, lessB);
 }
 
-/** Sell exactly `amountA` of A. */
+/** Sell exactly `amountA` of A (the f64 fast path of `fast-math.ts` first, the bigint port otherwise). */
 export function sellExactIn(curve: LaunchCurve, s: LaunchlabCurveState, rates: LaunchlabRates, amountA: bigint): LaunchlabSwap {
+  return sellExactInF64(curve, s, rates, amountA) ?? sellExactInBig(curve, s, rates, amountA);
+}
+
+/** {@link sellExactIn} in bigint only: the reference port, for every value and curve (and the tests). */
+export function sellExactInBig(curve: LaunchCurve, s: LaunchlabCurveState, rates: LaunchlabRates, amountA: bigint): LaunchlabSwap {
   if (amountA <= 0n) return failed('ZERO_AMOUNT', true, 0n, 0n);
   const rate = totalFeeRate(rates);
   if (rate > FEE_RATE_DENOMINATOR) return failed('INACTIVE', true, amountA, 0n);
