@@ -31,3 +31,12 @@ test('pglite: memory:// works and is not shared', async () => {
   assert.equal((await b.keys.list()).length, 0);
   await Promise.all([a.close(), b.close()]);
 });
+
+test('pglite: PostgreSQL runs with the small buffer pool (engine/store/pglite-settings.ts)', async () => {
+  const s = await openStore({ dataDir: 'memory://' });
+  try {
+    assert.deepEqual(await s.sql.query('SHOW shared_buffers'), [{ shared_buffers: '4MB' }]);
+  } finally {
+    await s.close();
+  }
+});
