@@ -11,14 +11,15 @@
  * cache) before it returns, so a killed process (kill -9) loses nothing committed (`durability.pglite.test.ts`); an
  * OS crash or power loss may lose the last commits. Run PostgreSQL when that matters.
  *
- * Footprint: PostgreSQL starts with a small buffer pool ({@link pgliteStartParams}), and a new directory is unpacked
- * from the shipped template instead of running initdb ({@link seedDataDir}); README.md, "Decisions".
+ * Footprint: PostgreSQL starts with a small buffer pool ({@link pgliteStartParams}), V8 keeps its WebAssembly on the
+ * baseline compiler ({@link keepWasmOnBaselineCompiler}), and a new directory is unpacked from the shipped template
+ * instead of running initdb ({@link seedDataDir}); README.md, "Decisions".
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { PGlite, types, type PGliteOptions } from '@electric-sql/pglite';
 import { lockDataDir } from './dir-lock.js';
-import { pgliteStartParams } from './pglite-settings.js';
+import { keepWasmOnBaselineCompiler, pgliteStartParams } from './pglite-settings.js';
 import { seedDataDir, templateTar } from './pglite-template.js';
 import { wrapDriver, type RawSession, type SqlDriver } from './sql-session.js';
 
@@ -33,6 +34,8 @@ export interface PgliteDriverOptions {
   readonly startParams?: readonly string[];
   /** Start a new database from the shipped template instead of initdb (default true). */
   readonly template?: boolean;
+  /** Let V8 optimize hot PGlite functions with TurboFan (default false). Process-wide: the first PGlite decides. */
+  readonly wasmTierUp?: boolean;
 }
 
 /** Opens PGlite over `dataDir` (created if missing, locked to this process) or in memory (`memory://`). */
@@ -58,6 +61,7 @@ export async function openPgliteDriver(dataDir: string, opts: PgliteDriverOption
       if (useTemplate) await seedDataDir(dir);
       mkdirSync(dir, { recursive: true });
     }
+    if (!opts.wasmTierUp) keepWasmOnBaselineCompiler();
     db = await PGlite.create(dir, options);
   } catch (e) {
     unlock();

@@ -3,6 +3,7 @@ import { after, test } from 'node:test';
 import { isEngineError } from '../errors.js';
 import { runStoreContract } from './contract-suite.js';
 import { openStore } from './open.js';
+import { wasmKeptOnBaselineCompiler } from './pglite-settings.js';
 import { tempDir } from './testing/temp-dir.js';
 
 const dir = tempDir('store-pglite');
@@ -32,10 +33,11 @@ test('pglite: memory:// works and is not shared', async () => {
   await Promise.all([a.close(), b.close()]);
 });
 
-test('pglite: PostgreSQL runs with the small buffer pool (engine/store/pglite-settings.ts)', async () => {
+test('pglite: PostgreSQL runs with the small buffer pool, V8 on its baseline compiler (pglite-settings.ts)', async () => {
   const s = await openStore({ dataDir: 'memory://' });
   try {
     assert.deepEqual(await s.sql.query('SHOW shared_buffers'), [{ shared_buffers: '4MB' }]);
+    assert.equal(wasmKeptOnBaselineCompiler(), true);
   } finally {
     await s.close();
   }
