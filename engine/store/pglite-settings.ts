@@ -31,8 +31,9 @@ let baselineOnly = false;
  * keyed-read and batched-write latencies are the same at p50 and better at p99 (no compile jank on 2 cores).
  *
  * Process-wide and one-way (a V8 flag, `--liftoff-only`, set at run time before PGlite's module is compiled; Node
- * documents run-time flag changes as unsupported, and it works on the pinned Node 20). Nothing else in the service
- * runs WebAssembly. Only the embedded store calls this; a service on PostgreSQL never does.
+ * documents run-time flag changes as unsupported, and it works on the pinned Node 20). The only other WebAssembly in
+ * the service is `long`'s i64 multiply/divide helpers (under protobufjs), a few instructions each. Only the embedded
+ * store calls this; a service on PostgreSQL never does.
  */
 export function keepWasmOnBaselineCompiler(): void {
   if (baselineOnly) return;

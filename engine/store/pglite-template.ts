@@ -34,7 +34,9 @@ export function hasCluster(dir: string): boolean {
 
 function unpacked(template: string): AsyncIterable<Buffer> {
   const file = createReadStream(template);
-  const out = createBrotliDecompress();
+  // Why 256 KB chunks: with zlib's default 16 KB, the 40 MB come out in 2,500 thread-pool round trips (320 ms
+  // measured, against 75 ms).
+  const out = createBrotliDecompress({ chunkSize: 256 * 1024 });
   file.on('error', (e) => out.destroy(e)); // pipe() does not forward a read error
   return file.pipe(out);
 }
