@@ -2,27 +2,17 @@
  * Opens the store: PostgreSQL when a `databaseUrl` is given, else PGlite over a data directory (default
  * `<project>/data/pglite`). Migrations run before the store is returned, so a returned store is always current.
  */
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { EngineError } from '../errors.js';
 import { ensureSchema, migrate } from './migrate.js';
 import { checkSchemaName, openPgDriver } from './pg-driver.js';
 import { openPgliteDriver } from './pglite-driver.js';
+import { projectRoot } from './project-root.js';
 import { reposOver } from './repos/index.js';
 import type { SqlDriver } from './sql-session.js';
 import type { Store, StoreOptions } from './types.js';
 
-/** The folder holding package.json above this module (works from sources and from `dist/`). */
-export function projectRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    const up = dirname(dir);
-    if (up === dir) throw new EngineError('STORE_NO_PROJECT_ROOT', `no package.json above ${import.meta.url}`);
-    dir = up;
-  }
-}
+export { projectRoot };
 
 /** The PGlite data directory used when none is given. */
 export function defaultDataDir(): string {

@@ -3,6 +3,7 @@ import { after, test } from 'node:test';
 import { isEngineError } from '../errors.js';
 import { runStoreContract } from './contract-suite.js';
 import { openStore } from './open.js';
+import { wasmKeptOnBaselineCompiler } from './pglite-settings.js';
 import { tempDir } from './testing/temp-dir.js';
 
 const dir = tempDir('store-pglite');
@@ -30,4 +31,14 @@ test('pglite: memory:// works and is not shared', async () => {
   await a.keys.create({ keyHash: 'h', prefix: 'p', tier: 'free', referralCode: 'C' });
   assert.equal((await b.keys.list()).length, 0);
   await Promise.all([a.close(), b.close()]);
+});
+
+test('pglite: PostgreSQL runs with the small buffer pool, V8 on its baseline compiler (pglite-settings.ts)', async () => {
+  const s = await openStore({ dataDir: 'memory://' });
+  try {
+    assert.deepEqual(await s.sql.query('SHOW shared_buffers'), [{ shared_buffers: '4MB' }]);
+    assert.equal(wasmKeptOnBaselineCompiler(), true);
+  } finally {
+    await s.close();
+  }
 });
