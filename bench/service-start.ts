@@ -1,6 +1,7 @@
 /**
  * Starts a built service (`<root>/dist/http/main.js`) in its own process against a running localnet, as
- * `scripts/run.sh` does, and measures the start: ms from spawn to the first `/health` 200, VmRSS at that moment
+ * `scripts/run.sh` does, and measures the start: ms from spawn to the first `/health` 200 (and the CPU time it used
+ * until then), VmRSS at that moment
  * and after a settle period (key polls, usage flushes and ingest running), and VmHWM. Stops it with SIGTERM.
  */
 import { spawn } from 'node:child_process';
@@ -8,6 +9,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../engine/testing/free-port.js';
+import { procCpuMs } from './proc-cpu.js';
 import { procMemory } from './proc-memory.js';
 
 /** How to start one service. */
@@ -27,6 +29,8 @@ export interface ServiceStart {
 /** One start's figures (ms, MiB). */
 export interface ServiceStartReport {
   readonly healthyMs: number;
+  /** CPU time (user + system, all threads) the service used until healthy. */
+  readonly cpuToHealthyMs: number;
   readonly rssHealthyMb: number;
   readonly rssSettledMb: number;
   readonly hwmMb: number;
@@ -73,10 +77,11 @@ export async function measureServiceStart(s: ServiceStart): Promise<ServiceStart
       await sleep(20);
     }
     const healthyMs = performance.now() - t0;
+    const cpuToHealthyMs = procCpuMs(proc.pid!)!;
     const atHealthy = procMemory(proc.pid!)!;
     await sleep(s.settleMs);
     const settled = procMemory(proc.pid!)!;
-    return { healthyMs, rssHealthyMb: atHealthy.rssMb, rssSettledMb: settled.rssMb, hwmMb: settled.hwmMb };
+    return { healthyMs, cpuToHealthyMs, rssHealthyMb: atHealthy.rssMb, rssSettledMb: settled.rssMb, hwmMb: settled.hwmMb };
   } finally {
     if (!exited) {
       proc.kill('SIGTERM');

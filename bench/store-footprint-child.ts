@@ -29,6 +29,8 @@ export interface FootprintReport {
   readonly importMs: number;
   /** openStore (directory seeding or initdb, PostgreSQL start, migrations). */
   readonly openMs: number;
+  /** CPU time (user + system, all threads) the open took: what wall time would be on an idle machine. */
+  readonly openCpuMs: number;
   /** VmRSS with the modules loaded, before opening. */
   readonly rssBaseMb: number;
   readonly rssOpenMb: number;
@@ -104,8 +106,10 @@ async function main(): Promise<void> {
   const importMs = performance.now();
   const base = procMemory()!;
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const store = await open(variant, target, schema);
   const openMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
   const opened = procMemory()!;
   const { read, write } = await traffic(store);
   const worked = procMemory()!;
@@ -114,6 +118,7 @@ async function main(): Promise<void> {
     variant,
     importMs,
     openMs,
+    openCpuMs: (cpu.user + cpu.system) / 1000,
     rssBaseMb: base.rssMb,
     rssOpenMb: opened.rssMb,
     rssWorkMb: worked.rssMb,

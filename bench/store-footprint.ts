@@ -6,12 +6,12 @@
  * `make run` does, and timed to its first healthy `/health` (`--baseline-root DIR` adds another build's service
  * beside it, e.g. main before this change). Prints markdown tables (p50 and max over the rounds).
  *
- *   flock /tmp/bench.lock node dist/bench/store-footprint.js [--rounds 3] [--service] [--baseline-root DIR]
- *     [--settle-s 10] [--pg postgres://postgres@127.0.0.1:5432/test]
+ *   flock /tmp/bench.lock node dist/bench/store-footprint.js [--rounds 3] [--service] [--service-rounds N]
+ *     [--baseline-root DIR] [--settle-s 10] [--pg postgres://postgres@127.0.0.1:5432/test]
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startLocalnet } from '../fixtures/localnet/start-localnet.js';
@@ -24,6 +24,7 @@ const { values: args } = parseArgs({
   options: {
     rounds: { type: 'string', default: '3' },
     service: { type: 'boolean', default: false },
+    'service-rounds': { type: 'string' },
     'baseline-root': { type: 'string' },
     'settle-s': { type: 'string', default: '10' },
     pg: { type: 'string', default: process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test' },
@@ -102,10 +103,10 @@ async function measureStores(): Promise<string> {
   }
   const pgWork = (start: string): number => p50((results.get(`${STORE_OPTIONS.at(-1)!.label}|${start}`) ?? []).map((r) => r.rssWorkMb));
   const lines = [
-    `Store alone, ${rounds} round(s), p50 / max; MiB of VmRSS, ms. "added" = VmRSS after the traffic minus VmRSS before opening (Node + the store's modules, ${f0(p50([...results.values()].flat().map((r) => r.rssBaseMb)))} MiB).`,
+    `Store alone, ${rounds} round(s), p50 / max; MiB of VmRSS, ms; open CPU = user + system time of the open, all threads. "added" = VmRSS after the traffic minus VmRSS before opening (Node + the store's modules, ${f0(p50([...results.values()].flat().map((r) => r.rssBaseMb)))} MiB).`,
     '',
-    '| option | directory | open ms | VmRSS after open | VmRSS after traffic | added | vs PostgreSQL | VmHWM | read p50 / p99 ms | write p50 / p99 ms |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| option | directory | open ms | open CPU ms | VmRSS after open | VmRSS after traffic | added | vs PostgreSQL | VmHWM | read p50 / p99 ms | write p50 / p99 ms |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const opt of STORE_OPTIONS) {
     for (const start of ['fresh', 'existing']) {
@@ -113,7 +114,7 @@ async function measureStores(): Promise<string> {
       if (rs.length === 0) continue;
       const work = rs.map((r) => r.rssWorkMb);
       lines.push(
-        `| ${opt.label} | ${start} | ${both(rs.map((r) => r.openMs))} | ${both(rs.map((r) => r.rssOpenMb))} | ${both(work)} | ` +
+        `| ${opt.label} | ${start} | ${both(rs.map((r) => r.openMs))} | ${both(rs.map((r) => r.openCpuMs))} | ${both(rs.map((r) => r.rssOpenMb))} | ${both(work)} | ` +
           `${both(rs.map((r) => r.rssWorkMb - r.rssBaseMb))} | ${opt.variant === 'postgres' ? '-' : `+${f0(p50(work) - pgWork(start))}`} | ` +
           `${both(rs.map((r) => r.hwmMb))} | ${f2(p50(rs.map((r) => r.readP50Ms)))} / ${f2(p50(rs.map((r) => r.readP99Ms)))} | ` +
           `${f2(p50(rs.map((r) => r.writeP50Ms)))} / ${f2(p50(rs.map((r) => r.writeP99Ms)))} |`,
@@ -124,13 +125,14 @@ async function measureStores(): Promise<string> {
 }
 
 async function measureServices(): Promise<string> {
+  const serviceRounds = Number(args['service-rounds'] ?? rounds);
   const settleMs = Number(args['settle-s']) * 1000;
   const roots = [{ label: 'this build', root }, ...(args['baseline-root'] ? [{ label: 'baseline', root: args['baseline-root'] }] : [])];
   const net = await startLocalnet({ rpcPort: 0, grpcPort: 0, landingDelayMs: 100 });
   const results = new Map<string, ServiceStartReport[]>();
   const add = (key: string, r: ServiceStartReport): void => void results.set(key, [...(results.get(key) ?? []), r]);
   try {
-    for (let round = 1; round <= rounds; round++) {
+    for (let round = 1; round <= serviceRounds; round++) {
       for (const r of roots) {
         const common = { root: r.root, rpcUrl: net.rpcUrl, grpcUrl: net.grpcUrl, settleMs };
         const dataDir = mkdtempSync(join(tmpdir(), 'svc-footprint-'));
@@ -157,21 +159,28 @@ async function measureServices(): Promise<string> {
     await net.stop();
   }
   const lines = [
-    `Whole service (own process, default localnet), ${rounds} round(s), p50 / max; settled = ${args['settle-s']} s after healthy.`,
+    `Whole service (own process, default localnet), ${serviceRounds} round(s), p50 / max; settled = ${args['settle-s']} s after healthy.`,
     '',
-    '| build | store | start | healthy after ms | VmRSS at healthy | VmRSS settled | VmHWM |',
-    '|---|---|---|---:|---:|---:|---:|',
+    '| build | store | start | healthy after ms | CPU ms to healthy | VmRSS at healthy | VmRSS settled | VmHWM |',
+    '|---|---|---|---:|---:|---:|---:|---:|',
   ];
   for (const [key, rs] of results) {
     const [build, store, start] = key.split('|');
     lines.push(
-      `| ${build} | ${store} | ${start} | ${both(rs.map((r) => r.healthyMs))} | ${both(rs.map((r) => r.rssHealthyMb))} | ` +
+      `| ${build} | ${store} | ${start} | ${both(rs.map((r) => r.healthyMs))} | ${both(rs.map((r) => r.cpuToHealthyMs))} | ` +
+        `${both(rs.map((r) => r.rssHealthyMb))} | ` +
         `${both(rs.map((r) => r.rssSettledMb))} | ${both(rs.map((r) => r.hwmMb))} |`,
     );
   }
   return lines.join('\n');
 }
 
-const out = [await measureStores()];
-if (args.service) out.push(await measureServices());
+// Why the load average: the machine is shared; wall times stretch with other work, CPU times much less.
+const load = (): string => loadavg()[0]!.toFixed(2);
+const out = [`Load average (1 min) at the start: ${load()}.`, await measureStores()];
+out.push(`Load average (1 min) after the store runs: ${load()}.`);
+if (args.service) {
+  out.push(await measureServices());
+  out.push(`Load average (1 min) after the service runs: ${load()}.`);
+}
 process.stdout.write(`${out.join('\n\n')}\n`);
