@@ -6,22 +6,20 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SeededRandom } from '../common/seeded-random.js';
+import { commonEdge } from '../testing/edge-values.js';
 import { buyExactQuoteInF64, buyExactTokensOutF64, sellExactTokensInF64 } from './fast-math.js';
 import type { TradeFeeBps } from './fees.js';
 import {
-  type CurveReserves, U64_MAX, buyExactQuoteIn, buyExactQuoteInBig, buyExactTokensOut, buyExactTokensOutBig, sellExactTokensIn,
+  type CurveReserves, buyExactQuoteIn, buyExactQuoteInBig, buyExactTokensOut, buyExactTokensOutBig, sellExactTokensIn,
   sellExactTokensInBig,
 } from './math.js';
 import { INITIAL_VIRTUAL_SOL, INITIAL_VIRTUAL_TOKEN } from './random-states.js';
 
-const TWO53 = 1n << 53n;
-
 function edgy(rng: SeededRandom): bigint {
-  switch (rng.int(9)) {
-    case 0: return rng.range(0n, 3n);
-    case 1: return TWO53 - rng.range(0n, 64n);
-    case 2: return TWO53 + rng.range(0n, 64n);
-    case 3: return U64_MAX - rng.range(0n, 3n);
+  const kind = rng.int(9);
+  const common = commonEdge(rng, kind);
+  if (common !== null) return common;
+  switch (kind) {
     case 4: return (1n << BigInt(20 + rng.int(34))) + rng.range(0n, 8n) - 4n;
     case 5: return INITIAL_VIRTUAL_TOKEN - rng.range(0n, INITIAL_VIRTUAL_TOKEN / 2n);
     case 6: return INITIAL_VIRTUAL_SOL + rng.range(0n, 90_000_000_000n);

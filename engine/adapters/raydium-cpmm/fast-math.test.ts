@@ -6,17 +6,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SeededRandom } from '../common/seeded-random.js';
+import { commonEdge } from '../testing/edge-values.js';
 import { swapBaseInputF64, swapBaseOutputF64 } from './fast-math.js';
-import { type CpmmFeeRates, type CpmmSwap, U64_MAX, swapBaseInput, swapBaseInputBig, swapBaseOutput, swapBaseOutputBig } from './math.js';
-
-const TWO53 = 1n << 53n;
+import { type CpmmFeeRates, type CpmmSwap, swapBaseInput, swapBaseInputBig, swapBaseOutput, swapBaseOutputBig } from './math.js';
 
 function edgy(rng: SeededRandom): bigint {
-  switch (rng.int(9)) {
-    case 0: return rng.range(0n, 3n);
-    case 1: return TWO53 - rng.range(0n, 64n);
-    case 2: return TWO53 + rng.range(0n, 64n);
-    case 3: return U64_MAX - rng.range(0n, 3n);
+  const kind = rng.int(9);
+  const common = commonEdge(rng, kind);
+  if (common !== null) return common;
+  switch (kind) {
     case 4: return (1n << BigInt(20 + rng.int(34))) + rng.range(0n, 8n) - 4n;
     case 5: return rng.range(1n, 1_000_000n);
     default: return rng.magnitude(1, 56);

@@ -6,19 +6,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SeededRandom } from '../common/seeded-random.js';
+import { commonEdge } from '../testing/edge-values.js';
 import { constantProductCurve, fixedPriceCurve, linearPriceCurve } from './curves.js';
 import { sellExactInF64 } from './fast-math.js';
 import { randomLaunchlabStates } from './random-states.js';
-import { type LaunchlabCurveState, type LaunchlabRates, U64_MAX, sellExactIn, sellExactInBig } from './math.js';
-
-const TWO53 = 1n << 53n;
+import { type LaunchlabCurveState, type LaunchlabRates, sellExactIn, sellExactInBig } from './math.js';
 
 function edgy(rng: SeededRandom): bigint {
-  switch (rng.int(8)) {
-    case 0: return rng.range(0n, 3n);
-    case 1: return TWO53 - rng.range(0n, 64n);
-    case 2: return TWO53 + rng.range(0n, 64n);
-    case 3: return U64_MAX - rng.range(0n, 3n);
+  const kind = rng.int(8);
+  const common = commonEdge(rng, kind);
+  if (common !== null) return common;
+  switch (kind) {
     case 4: return 10n ** BigInt(6 + rng.int(12)) * rng.range(1n, 9n);
     default: return rng.magnitude(1, 56);
   }
