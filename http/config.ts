@@ -48,6 +48,10 @@ export interface ServiceConfig {
   readonly rateWindowMs: number;
   /** Every quota of the table multiplied by this (a self-hosted deployment may allow more; benchmarks). */
   readonly rateQuotaScale: number;
+  /** Redis limiter: an instance reserves quota / this per Redis call (at least 1); 0 = one Redis call per request. */
+  readonly rateChunkDivisor: number;
+  /** Redis limiter: ceiling of a reservation chunk. */
+  readonly rateChunkMax: number;
   /** Key replica poll period in ms. */
   readonly keyPollMs: number;
   /** Usage counter flush period in ms. */
@@ -113,6 +117,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     rateWindowMs: int(env, 'RATE_WINDOW_MS', 60_000, 100),
     rateQuotaScale: positive(env, 'RATE_QUOTA_SCALE', 1),
+    rateChunkDivisor: int(env, 'RATE_CHUNK_DIVISOR', 100),
+    rateChunkMax: int(env, 'RATE_CHUNK_MAX', 1000, 1),
     keyPollMs: int(env, 'KEY_POLL_MS', 500, 50),
     usageFlushMs: int(env, 'USAGE_FLUSH_MS', 5000, 50),
     pointsReconcileMs: int(env, 'POINTS_RECONCILE_MS', 300_000, 100),

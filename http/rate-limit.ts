@@ -5,7 +5,10 @@
  * Every metered answer carries `X-RateLimit-Limit` (the category's per-minute quota), `X-RateLimit-Remaining`
  * and `X-RateLimit-Reset` (epoch seconds); a refusal is 429 RATE_LIMITED with `{ limit, tier, retryAfterSeconds }`
  * and a `Retry-After` equal to `retryAfterSeconds`. Internal keys are unlimited and not counted. Synchronous
- * with the memory limiter; one Redis round trip with the Redis one.
+ * with the memory limiter, and with the Redis one while its instance holds reserved units of the caller's window
+ * (`engine/limits/redis-chunked-window.ts`); a Redis round trip otherwise (quotas counted per call, the first
+ * request of a window, refusals). With several instances, `X-RateLimit-Remaining` is the remainder as this
+ * instance sees it (engine/limits/README.md, "Chunked reservation").
  */
 import type { Tier } from '../engine/keys/tier.js';
 import { quotaOf, type Category } from '../engine/limits/table.js';

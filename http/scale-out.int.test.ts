@@ -107,7 +107,7 @@ after(async () => {
   await net?.stop();
 });
 
-async function newKey(tier: 'free' | 'pro'): Promise<string> {
+async function newKey(tier: 'free' | 'starter' | 'pro'): Promise<string> {
   const { key } = await new KeyService(store).create({ tier });
   // Both instances learn the key by polling the shared store.
   for (const i of instances) {
@@ -138,6 +138,36 @@ test('two instances enforce one quota per key', async () => {
   }
 });
 
+test('two instances reserving a quota in chunks serve exactly the quota, never more', async () => {
+  const key = await newKey('starter');
+  const limit = quotaOf('prices', 'starter'); // 300: reserved 3 at a time (engine/limits/README.md)
+  const now = Date.now();
+  const windowEnd = Math.ceil(now / WINDOW_MS) * WINDOW_MS;
+  await new Promise((r) => setTimeout(r, windowEnd - now + 20));
+  let ok = 0;
+  const remaining: number[] = [];
+  // Rounds of 10 concurrent requests per instance until a round where both refuse everything: by then each
+  // instance has spent what it held, so the total is the quota exactly, not the quota minus the early refusal.
+  for (let round = 0; round < 100; round++) {
+    const res = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => fetch(`${instances[i % 2]!.base}/v1/price/SOL`, { headers: { 'x-api-key': key } })),
+    );
+    let roundOk = 0;
+    for (const r of res) {
+      await r.arrayBuffer();
+      if (r.status === 200) {
+        roundOk++;
+        remaining.push(Number(r.headers.get('x-ratelimit-remaining')));
+      } else assert.equal(r.status, 429);
+    }
+    ok += roundOk;
+    if (roundOk === 0) break;
+  }
+  assert.ok(Date.now() < windowEnd + WINDOW_MS, 'the burst stayed in one window');
+  assert.equal(ok, limit);
+  assert.ok(remaining.every((n) => n >= 0 && n < limit), 'remaining within the quota');
+  assert.ok(remaining.includes(0), 'the last unit reports nothing left');
+});
 
 test('two instances share one concurrent-stream count per key', async () => {
   const key = await newKey('free'); // one stream

@@ -75,6 +75,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     ...(cfg.redisUrl ? { redisUrl: cfg.redisUrl } : {}),
     keyPrefix: cfg.redisKeyPrefix,
     windowMs: cfg.rateWindowMs,
+    chunk: cfg.rateChunkDivisor === 0 ? false : { divisor: cfg.rateChunkDivisor, max: cfg.rateChunkMax },
     log: (level, msg, ctx) => log[level](msg, ctx),
   });
   // Why wait: until Redis is connected the limiters count in memory, and two instances would not share a quota.

@@ -2,10 +2,12 @@
  * Builds the limiters the service runs with: Redis-backed when a URL is configured (several instances share one
  * quota), in memory otherwise (one instance).
  */
+import type { ChunkRule } from './chunk-size.js';
 import { MemorySlotLimiter } from './memory-slots.js';
 import { MemoryWindowLimiter } from './memory-window.js';
 import { connectRedis } from './redis-connection.js';
 import type { RedisConnectionOptions } from './redis-connection.js';
+import { ChunkedRedisWindowLimiter } from './redis-chunked-window.js';
 import { RedisSlotLimiter } from './redis-slots.js';
 import { RedisWindowLimiter } from './redis-window.js';
 import type { LimitsLog, SlotLimiter, WindowLimiter } from './types.js';
@@ -20,6 +22,11 @@ export interface LimitersOptions {
   readonly log?: LimitsLog;
   /** Window length (default one minute); tests shorten it. */
   readonly windowMs?: number;
+  /**
+   * Redis window limiter: quota reserved per instance in chunks of this rule (default `DEFAULT_CHUNK_RULE`, 1% of
+   * the quota, at most 1000), or `false` for one Redis call per consume (the per-call limiter).
+   */
+  readonly chunk?: ChunkRule | false;
   /** Redis stream-slot lease TTL (default 30 s); tests shorten it. */
   readonly leaseTtlMs?: number;
   /** Further connection knobs (timeouts, backoff, probe interval). */
@@ -41,7 +48,10 @@ export interface Limiters {
   close(): Promise<void>;
 }
 
-/** Creates the window and slot limiters over Redis when `redisUrl` is set, in memory otherwise. Never throws on an unreachable Redis. */
+/**
+ * Creates the window and slot limiters over Redis when `redisUrl` is set (the window limiter reserving quota in
+ * chunks unless `chunk: false`), in memory otherwise. Never throws on an unreachable Redis.
+ */
 export function createLimiters(opts: LimitersOptions = {}): Limiters {
   if (!opts.redisUrl) {
     const window = new MemoryWindowLimiter({ windowMs: opts.windowMs });
@@ -57,7 +67,10 @@ export function createLimiters(opts: LimitersOptions = {}): Limiters {
     };
   }
   const conn = connectRedis(opts.redisUrl, { ...opts.redis, keyPrefix: opts.keyPrefix ?? 'sms:', log: opts.log });
-  const window = new RedisWindowLimiter(conn, { windowMs: opts.windowMs });
+  const window =
+    opts.chunk === false
+      ? new RedisWindowLimiter(conn, { windowMs: opts.windowMs })
+      : new ChunkedRedisWindowLimiter(conn, { windowMs: opts.windowMs, chunk: opts.chunk });
   const slots = new RedisSlotLimiter(conn, { leaseTtlMs: opts.leaseTtlMs });
   return {
     window,

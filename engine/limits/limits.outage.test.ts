@@ -80,6 +80,15 @@ async function burst(
   return { mean, p99: ms[Math.floor(n * 0.99)], max: ms[n - 1], allowed };
 }
 
+/**
+ * Waits out the last 5 s of a minute, so a test that counts keys is not joined by the next window's chunk, which
+ * the chunked limiter reserves ahead of the boundary.
+ */
+async function awayFromMinuteEnd(): Promise<void> {
+  const into = Date.now() % 60_000;
+  if (into > 55_000) await sleep(60_000 - into + 50);
+}
+
 const fmt = (b: { mean: number; p99: number; max: number }): string =>
   `mean ${(b.mean * 1000).toFixed(1)} us, p99 ${(b.p99 * 1000).toFixed(1)} us, max ${b.max.toFixed(2)} ms`;
 
@@ -94,6 +103,10 @@ test('nothing listening: consume, acquire and held answer from memory at once, n
   const b = await burst(limits, 'dead', 1000, 5);
   // Memory semantics hold in the fallback: 4 more of the 5, then refusals.
   assert.equal(b.allowed, 4);
+  // A quota reserved in chunks (1000 at a time here) has nothing to reserve from: answered from memory at once.
+  const big = limits.window.consume('dead-big', 1, 100_000, Date.now());
+  assert.equal(big instanceof Promise, false);
+  assert.equal((await big).allowed, true);
   const [acqMs, slot] = await timed(() => limits.slots.acquire('dead', 1));
   assert.equal(slot.ok, true);
   assert.deepEqual(await limits.slots.acquire('dead', 1), { ok: false, held: 1 });
@@ -180,6 +193,103 @@ test('redis stalled (SIGSTOP): one command timeout, then local answers until it 
   await sleep(350);
   // The first call after the probe interval goes to Redis, succeeds, and ends the outage.
   await limits.window.consume('s', 1, 10, Date.now());
+  assert.deepEqual(entries.map((e) => e.level), ['warn', 'info']);
+  await stop(server);
+});
+
+test('chunked: units held are granted through a Redis kill, then the insurance counter; recovery reserves again', { skip: !HAVE_REDIS_SERVER && 'no redis-server binary' }, async (t) => {
+  const port = await freePort();
+  let server = await startRedis(port);
+  const { log, entries } = spy();
+  // The default rule: a quota of 100,000 is reserved 1000 units at a time.
+  const limits = createLimiters({ redisUrl: `redis://127.0.0.1:${port}`, keyPrefix: 'c:', log });
+  assert.equal(await limits.ready(2000), true);
+  const raw = new Redis(port, '127.0.0.1', { retryStrategy: () => 50, maxRetriesPerRequest: 0 });
+  raw.on('error', () => undefined);
+  t.after(async () => {
+    raw.disconnect();
+    await limits.close();
+  });
+  const reserved = async (): Promise<number> => {
+    let total = 0;
+    for (const k of await raw.keys('c:rl:big:*')) total += Number(await raw.get(k));
+    return total;
+  };
+  const limit = 100_000;
+  await awayFromMinuteEnd();
+  assert.equal((await limits.window.consume('big', 1, limit, Date.now())).allowed, true);
+  assert.equal(await reserved(), 1001, 'one request and a chunk of 1000');
+
+  await stop(server);
+  let local = 0;
+  let allowed = 0;
+  const ms: number[] = [];
+  for (let i = 0; i < 1500; i++) {
+    const t0 = performance.now();
+    const d = limits.window.consume('big', 1, limit, Date.now());
+    if (i < 1000 && !(d instanceof Promise)) local++;
+    if ((await d).allowed) allowed++;
+    ms.push(performance.now() - t0);
+  }
+  ms.sort((a, b) => a - b);
+  const mean = ms.reduce((a, b) => a + b, 0) / ms.length;
+  t.diagnostic(`killed, chunked: 1500 consumes mean ${(mean * 1000).toFixed(1)} us, p99 ${(ms[1485]! * 1000).toFixed(1)} us`);
+  // The 1000 held units never needed Redis; the 500 after them came from the insurance counter.
+  assert.equal(local, 1000);
+  assert.equal(allowed, 1500);
+  assert.ok(mean < 1, `mean ${mean} ms`);
+  assert.deepEqual(entries.map((e) => e.level), ['warn']);
+
+  server = await startRedis(port);
+  assert.equal(await limits.ready(3000), true);
+  // Back: the next request reserves again from the restarted (empty) server.
+  assert.equal((await limits.window.consume('big', 1, limit, Date.now())).allowed, true);
+  assert.equal(await reserved(), 1001);
+  assert.deepEqual(entries.map((e) => e.level), ['warn', 'info']);
+  await stop(server);
+});
+
+test('chunked: a stalled Redis costs the requests waiting on a reservation one command timeout; held units answer at once', { skip: !HAVE_REDIS_SERVER && 'no redis-server binary' }, async (t) => {
+  const port = await freePort();
+  const server = await startRedis(port);
+  const { log, entries } = spy();
+  const limits = createLimiters({
+    redisUrl: `redis://127.0.0.1:${port}`,
+    log,
+    redis: { commandTimeoutMs: 100, probeIntervalMs: 300 },
+  });
+  t.after(async () => {
+    server.kill('SIGCONT');
+    await limits.close();
+  });
+  assert.equal(await limits.ready(2000), true);
+  const limit = 100_000;
+  await awayFromMinuteEnd();
+  assert.equal((await limits.window.consume('held', 1, limit, Date.now())).allowed, true);
+
+  server.kill('SIGSTOP');
+  // 100 of the 1000 held units: no Redis call (the holding stays above the top-up mark), so no wait.
+  for (let i = 0; i < 100; i++) {
+    const d = limits.window.consume('held', 1, limit, Date.now());
+    assert.equal(d instanceof Promise, false);
+    assert.equal((d as { allowed: boolean }).allowed, true);
+  }
+  assert.equal(entries.length, 0, 'nothing failed yet');
+  // A bucket with nothing held: the first request reserves, 49 more wait on that call; it times out and all 50 are
+  // answered from the insurance counter.
+  const [ms, out] = await timed(() => Promise.all(Array.from({ length: 50 }, () => limits.window.consume('fresh', 1, limit, Date.now()))));
+  t.diagnostic(`stalled, chunked: 50 requests waiting on one reservation answered after ${ms.toFixed(1)} ms (command timeout 100)`);
+  assert.ok(ms >= 90 && ms < 300, `took ${ms}`);
+  assert.equal(out.filter((d) => d.allowed).length, 50);
+  assert.deepEqual(entries.map((e) => e.level), ['warn']);
+  // Meanwhile local: the next ones answer at once.
+  const [nextMs] = await timed(() => limits.window.consume('fresh', 1, limit, Date.now()));
+  assert.ok(nextMs < 5, `next ${nextMs}`);
+
+  server.kill('SIGCONT');
+  await sleep(350);
+  // After the probe interval the next reservation goes to Redis, succeeds, and ends the outage.
+  await limits.window.consume('fresh', 1, limit, Date.now());
   assert.deepEqual(entries.map((e) => e.level), ['warn', 'info']);
   await stop(server);
 });

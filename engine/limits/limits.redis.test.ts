@@ -1,63 +1,26 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { connectRedis } from './redis-connection.js';
 import type { RedisConnection } from './redis-connection.js';
 import { RedisSlotLimiter } from './redis-slots.js';
 import { RedisWindowLimiter } from './redis-window.js';
 import { slotsSuite } from './slots-suite.js';
+import { SharedRedis } from './testing/shared-redis.js';
 import type { LimitsLog } from './types.js';
 import { sleep, windowSuite } from './window-suite.js';
 import { windowStartOf } from './window.js';
 
 // The shared Redis of the dev box / CI (see README: how to start it). Keys live under a random prefix, deleted after.
-const URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const PREFIX = `test:limits:${randomUUID()}:`;
+const redis = new SharedRedis('limits');
+const PREFIX = redis.prefix;
 
 const logs: { level: string; msg: string }[] = [];
 const log: LimitsLog = (level, msg) => logs.push({ level, msg });
-const conns: RedisConnection[] = [];
-let raw: Redis;
+const raw = redis.raw;
+const open = (logTo: LimitsLog = log): Promise<RedisConnection> => redis.open(logTo);
 
-async function open(logTo: LimitsLog = log): Promise<RedisConnection> {
-  const c = connectRedis(URL, { keyPrefix: PREFIX, log: logTo });
-  conns.push(c);
-  assert.equal(await c.waitReady(3000), true, `redis not reachable at ${URL}`);
-  return c;
-}
-
-/** Every key this run created (raw names). */
-async function ourKeys(): Promise<string[]> {
-  const keys: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, batch] = await raw.scan(cursor, 'MATCH', `${PREFIX}*`, 'COUNT', 1000);
-    keys.push(...batch);
-    cursor = next;
-  } while (cursor !== '0');
-  return keys;
-}
-
-before(async () => {
-  raw = new Redis(URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
-  raw.on('error', () => undefined);
-  try {
-    await raw.connect();
-  } catch (err) {
-    throw new Error(
-      `Redis is not reachable at ${URL} (${String(err)}); start it: redis-server --daemonize yes --bind 127.0.0.1 -::1 ` +
-        `--port 6379 --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log`,
-    );
-  }
-});
-
-after(async () => {
-  const keys = await ourKeys();
-  for (let i = 0; i < keys.length; i += 500) await raw.del(...keys.slice(i, i + 500));
-  await Promise.all(conns.map((c) => c.close()));
-  await raw.quit();
-});
+before(() => redis.start());
+after(() => redis.stop());
 
 windowSuite('redis', async (windowMs) => {
   const [ca, cb] = [await open(), await open()];
