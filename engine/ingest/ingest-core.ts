@@ -14,7 +14,7 @@ import type { AccountUpdate } from './account-update.js';
 import { CLOCK_SYSVAR, decodeClock } from './clock.js';
 import { ConfirmTracker } from './confirm-tracker.js';
 import { PoolRegistry, type PoolEntry } from './pool-registry.js';
-import { TxGrouper } from './tx-grouper.js';
+import { sameSignature, TxGrouper } from './tx-grouper.js';
 import { sameRecordFields } from './same-record.js';
 import { newExactSnapshot } from '../slab/pool-snapshot.js';
 
@@ -158,7 +158,7 @@ export class IngestCore {
     } else if (this.heldPools.size > 0 && this.grouper.pending === 1) {
       // A write that opens a group after a turn ended: a transaction other than the held one's means it is over.
       for (const h of this.heldPools.values()) {
-        if (h.slot !== u.slot || !sameBytes(h.signature, u.txnSignature)) {
+        if (h.slot !== u.slot || !sameSignature(h.signature, u.txnSignature)) {
           this.releaseHeld();
           break;
         }
@@ -299,7 +299,7 @@ export class IngestCore {
       const set = p.swapSet;
       if (set === undefined) continue;
       const before = this.heldPools.get(p);
-      const mine = before !== undefined && sameBytes(before.signature, signature);
+      const mine = before !== undefined && sameSignature(before.signature, signature);
       if (over) {
         this.heldPools.delete(p);
         continue;
@@ -512,14 +512,6 @@ export class IngestCore {
     }
     this.opts.onChange({ pools, confirmed: true, slot });
   }
-}
-
-/** True when two optional signatures hold the same bytes. */
-function sameBytes(x: Uint8Array | undefined, y: Uint8Array | undefined): boolean {
-  if (x === y) return true;
-  if (x === undefined || y === undefined || x.length !== y.length) return false;
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
-  return true;
 }
 
 /** Record status of a pool whose account the chain no longer has (after a reload); never tradable. */

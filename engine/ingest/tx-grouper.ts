@@ -45,7 +45,8 @@ export function sameTransaction(a: AccountUpdate, b: AccountUpdate): boolean {
   return a.slot === b.slot && sameSignature(a.txnSignature, b.txnSignature);
 }
 
-function sameSignature(x: Uint8Array | undefined, y: Uint8Array | undefined): boolean {
+/** True when two optional signatures hold the same bytes (absent equals absent). */
+export function sameSignature(x: Uint8Array | undefined, y: Uint8Array | undefined): boolean {
   if (x === y) return true;
   const lx = x?.length ?? 0;
   if (lx !== (y?.length ?? 0)) return false;

@@ -110,30 +110,7 @@ export function baseToQuoteFromAmountIn(s: DbcCurveState, amountIn: bigint): Wal
     if (typeof t === 'string') return t;
     return { amountLeft: 0n, amount: t, nextSqrtPrice: next };
   }
-  let left = amountIn - table.endCumMax;
-  let total = table.endTotal;
-  let cur = table.endPrice;
-  if (left !== 0n) {
-    const liq = seg(s.curve, 0).liquidity;
-    let next = nextSqrtPriceFromInput(cur, liq, left, true);
-    if (typeof next === 'string') return next;
-    if (next < s.sqrtStartPrice) {
-      next = s.sqrtStartPrice;
-      const used = deltaBase(next, cur, liq, true);
-      if (typeof used === 'string') return used;
-      if (used > left) return 'MathOverflow';
-      left -= used;
-    } else {
-      left = 0n;
-    }
-    const out = deltaQuote(next, cur, liq, false);
-    if (typeof out === 'string') return out;
-    const t = add64(total, out);
-    if (typeof t === 'string') return t;
-    total = t;
-    cur = next;
-  }
-  return { amountLeft: left, amount: total, nextSqrtPrice: cur };
+  return belowFirstSegment(s, amountIn - table.endCumMax, table.endTotal, table.endPrice);
 }
 
 /**
@@ -210,6 +187,31 @@ export function quoteToBaseFromAmountOut(s: DbcCurveState, amountOut: bigint): W
   return { amountLeft: 0n, amount: t, nextSqrtPrice: next };
 }
 
+/**
+ * The base-in walk's last stretch, shared by the table walk and the loop: what is `left` after the curve's lowest
+ * segment swaps at its liquidity down to the start price (the rest stays unswapped).
+ */
+function belowFirstSegment(s: DbcCurveState, left: bigint, total: bigint, cur: bigint): Walk | DbcError {
+  if (left === 0n) return { amountLeft: left, amount: total, nextSqrtPrice: cur };
+  const liq = seg(s.curve, 0).liquidity;
+  let next = nextSqrtPriceFromInput(cur, liq, left, true);
+  if (typeof next === 'string') return next;
+  if (next < s.sqrtStartPrice) {
+    next = s.sqrtStartPrice;
+    const used = deltaBase(next, cur, liq, true);
+    if (typeof used === 'string') return used;
+    if (used > left) return 'MathOverflow';
+    left -= used;
+  } else {
+    left = 0n;
+  }
+  const out = deltaQuote(next, cur, liq, false);
+  if (typeof out === 'string') return out;
+  const t = add64(total, out);
+  if (typeof t === 'string') return t;
+  return { amountLeft: left, amount: t, nextSqrtPrice: next };
+}
+
 function add64(a: bigint, b: bigint): bigint | DbcError {
   const s = a + b;
   return s > U64_MAX ? 'MathOverflow' : s;
@@ -245,27 +247,7 @@ export function baseToQuoteFromAmountInLoop(s: DbcCurveState, amountIn: bigint):
       left -= maxIn;
     }
   }
-  if (left !== 0n) {
-    const liq = seg(s.curve, 0).liquidity;
-    let next = nextSqrtPriceFromInput(cur, liq, left, true);
-    if (typeof next === 'string') return next;
-    if (next < s.sqrtStartPrice) {
-      next = s.sqrtStartPrice;
-      const used = deltaBase(next, cur, liq, true);
-      if (typeof used === 'string') return used;
-      if (used > left) return 'MathOverflow';
-      left -= used;
-    } else {
-      left = 0n;
-    }
-    const out = deltaQuote(next, cur, liq, false);
-    if (typeof out === 'string') return out;
-    const t = add64(total, out);
-    if (typeof t === 'string') return t;
-    total = t;
-    cur = next;
-  }
-  return { amountLeft: left, amount: total, nextSqrtPrice: cur };
+  return belowFirstSegment(s, left, total, cur);
 }
 
 /** `calculate_quote_to_base_from_amount_in` as the program loops it (buy base up the curve, stopping at `stopSqrtPrice` (migration)): the reference for {@link quoteToBaseFromAmountIn}'s walk table. */
