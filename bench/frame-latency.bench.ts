@@ -9,7 +9,12 @@
  * Reported per client count (1, 100, 1,000): optimistic frame after the Geyser update, confirmed frame after the
  * confirmation status, and swapNow -> frame end to end beside swapNow -> Geyser update (the localnet's own part).
  *
- * `node dist/bench/frame-latency.bench.js [--clients 1,100,1000] [--rounds 100] [--slot-ms 200] [--transport napi]`
+ * The clients' arrival is, by default, the kernel's receive time of the frame on the client's socket
+ * (`frame-latency/sse-stamp.c`, SO_TIMESTAMPNS, in its own process); `--reader node` uses Node clients in this
+ * process instead (their time includes their own event loop and reading, on the same cores as the service).
+ *
+ * `node dist/bench/frame-latency.bench.js [--clients 1,100,1000] [--rounds 100] [--slot-ms 200] [--transport napi]
+ *  [--reader kernel|node] [--service-root <another build>]`
  */
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,6 +26,7 @@ import { createGeyserTransport } from '../engine/chain/geyser-factory.js';
 import { emptySubscribeRequest } from '../engine/chain/geyser-transport.js';
 import { CommitmentLevel, type SubscribeUpdate } from '../engine/chain/yellowstone.js';
 import { startLocalnet } from '../fixtures/localnet/start-localnet.js';
+import { KernelStampedClients } from './frame-latency/kernel-stamped-clients.js';
 import { SseClients } from './frame-latency/sse-clients.js';
 
 const WSOL = 'So11111111111111111111111111111111111111112';
@@ -31,6 +37,9 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '100' },
     'slot-ms': { type: 'string', default: '200' },
     transport: { type: 'string', default: 'napi' },
+    reader: { type: 'string', default: 'kernel' },
+    // Another build's root (its dist/ holds bench/frame-latency/service-process.js): a baseline in the same run.
+    'service-root': { type: 'string' },
   },
 });
 const CLIENT_COUNTS = args.clients.split(',').map(Number);
@@ -38,18 +47,19 @@ const ROUNDS = Number(args.rounds);
 const SLOT_MS = Number(args['slot-ms']);
 
 /** Percentiles of a sample, in ms with µs resolution. */
-function pct(xs: number[]): { n: number; p50: number; p99: number; max: number } {
+function pct(xs: number[]): { n: number; min: number; p50: number; p99: number; max: number } {
   const s = [...xs].sort((a, b) => a - b);
   const at = (q: number): number => s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
   const r = (x: number): number => Math.round(x * 1000) / 1000;
-  return { n: s.length, p50: r(at(0.5)), p99: r(at(0.99)), max: r(s[s.length - 1] ?? NaN) };
+  return { n: s.length, min: r(s[0] ?? NaN), p50: r(at(0.5)), p99: r(at(0.99)), max: r(s[s.length - 1] ?? NaN) };
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 const net = await startLocalnet({ rpcPort: 0, grpcPort: 0, tps: 0, slotMs: SLOT_MS });
 const dataDir = mkdtempSync(join(tmpdir(), 'frame-latency-'));
-const child = fork(new URL('./frame-latency/service-process.js', import.meta.url), [], {
+const serviceEntry = args['service-root'] ? join(args['service-root'], 'dist/bench/frame-latency/service-process.js') : new URL('./frame-latency/service-process.js', import.meta.url);
+const child = fork(serviceEntry, [], {
   // BENCH_SERVICE_PROF=<dir>: a CPU profile of the service's main thread.
   execArgv: process.env.BENCH_SERVICE_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVICE_PROF}`] : [],
   env: {
@@ -105,7 +115,7 @@ interface Row {
 const rows: Row[] = [];
 const path = `/v1/stream/prices?tokens=SOL&includeOptimistic=true&dedupThreshold=${process.env.BENCH_DEDUP ?? "0.000000000001"}`;
 for (const n of CLIENT_COUNTS) {
-  const clients = await SseClients.open(port, key, path, n);
+  const clients = args.reader === 'node' ? await SseClients.open(port, key, path, n) : await KernelStampedClients.open(port, key, path, n);
   await sleep(500);
   const opt: number[] = [];
   const conf: number[] = [];

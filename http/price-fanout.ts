@@ -120,6 +120,7 @@ export class PriceFanout {
     // Streams opened during warm-up get their first frames when the snapshot is in, not from a partial load.
     if (!this.svc.ready()) return;
     const optimistic = !change.confirmed;
+    const queuedBefore = this.hub.stats.framesQueued;
     for (const [mint, e] of this.byMint) {
       if (!change.affects(e.token)) continue;
       let entry;
@@ -133,6 +134,9 @@ export class PriceFanout {
         frame = this.deliver(sub, entry as PriceObject, priceFrameKey(mint, optimistic), frame);
       }
     }
+    // Why now and not at the end of the turn: a change is already one batch of what ingest published (the change
+    // ring is read whole), so waiting for the turn would only delay the frames (0.05-0.3 ms measured).
+    if (this.hub.stats.framesQueued !== queuedBefore) this.hub.flush();
   }
 
   /** Sends `price` to `sub` unless deduplicated; returns the (lazily) serialized frame for reuse. */
