@@ -1,9 +1,10 @@
 /**
  * From the Geyser update to the frame on the client's socket, measured in one run beside a Yellowstone client on
  * the same stream. The localnet runs in this process with its simulator paused; the service runs in its own
- * process (as deployed); this process holds a Yellowstone client subscribed to the swapped pool's accounts and
- * the slot stream, and N raw SSE clients of `/v1/stream/prices?tokens=SOL&includeOptimistic=true`. Each round
- * lands one swap on the SOL/USDC pool with `swapNow` and records, on this process's clock:
+ * process (as deployed); a Yellowstone client subscribed to the swapped pool's accounts and the slot stream runs in
+ * a third (`frame-latency/reference-client.ts`: its stamps do not wait behind this process's work), and N SSE
+ * clients of `/v1/stream/prices?tokens=SOL&includeOptimistic=true` in a fourth. Each round lands one swap on SOL's
+ * best-bid pool with `swapNow` and records, on CLOCK_MONOTONIC:
  * - the Yellowstone client's arrival of the swap's last account write and of its slot's `confirmed` status;
  * - each SSE client's arrival of the optimistic and the confirmed `price` frame that follow.
  * Reported per client count (1, 100, 1,000): optimistic frame after the Geyser update, confirmed frame after the
@@ -21,12 +22,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import bs58 from 'bs58';
-import { createGeyserTransport } from '../engine/chain/geyser-factory.js';
-import { emptySubscribeRequest } from '../engine/chain/geyser-transport.js';
-import { CommitmentLevel, type SubscribeUpdate } from '../engine/chain/yellowstone.js';
 import { startLocalnet } from '../fixtures/localnet/start-localnet.js';
 import { KernelStampedClients } from './frame-latency/kernel-stamped-clients.js';
+import { monoNsToNow } from './frame-latency/mono-clock.js';
 import { SseClients } from './frame-latency/sse-clients.js';
 
 const WSOL = 'So11111111111111111111111111111111111111112';
@@ -47,11 +45,11 @@ const ROUNDS = Number(args.rounds);
 const SLOT_MS = Number(args['slot-ms']);
 
 /** Percentiles of a sample, in ms with µs resolution. */
-function pct(xs: number[]): { n: number; min: number; p50: number; p99: number; max: number } {
+function pct(xs: number[]): { n: number; below0: number; min: number; p50: number; p99: number; max: number } {
   const s = [...xs].sort((a, b) => a - b);
   const at = (q: number): number => s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
   const r = (x: number): number => Math.round(x * 1000) / 1000;
-  return { n: s.length, min: r(s[0] ?? NaN), p50: r(at(0.5)), p99: r(at(0.99)), max: r(s[s.length - 1] ?? NaN) };
+  return { n: s.length, below0: s.filter((x) => x < 0).length, min: r(s[0] ?? NaN), p50: r(at(0.5)), p99: r(at(0.99)), max: r(s[s.length - 1] ?? NaN) };
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -85,22 +83,18 @@ const pool = net.universe.pools.find((p) => p.address === before.bestBidPool);
 if (!pool || ![pool.mintA, pool.mintB].includes(WSOL)) throw new Error(`SOL's best bid pool ${before.bestBidPool} is not a CPMM SOL pool`);
 const solIsA = pool.mintA === WSOL;
 
-// The Yellowstone client beside the service: the pool's accounts and every slot status.
-const transport = await createGeyserTransport(args.transport as 'napi' | 'grpc-js', { url: net.grpcUrl });
+// The Yellowstone client beside the service, in its own process: the pool's accounts and every slot status.
+const reference = fork(new URL('./frame-latency/reference-client.js', import.meta.url), [net.grpcUrl, args.transport, [pool.address, pool.vaultA, pool.vaultB].join(',')]);
 let round: { signature: string; slot: bigint; lastWriteAt: number; confirmedAt: number } | null = null;
-const req = emptySubscribeRequest();
-req.accounts.pool = { account: [pool.address, pool.vaultA, pool.vaultB], owner: [], filters: [] };
-req.slots.slots = { filterByCommitment: false };
-req.commitment = CommitmentLevel.PROCESSED;
-await transport.subscribe(req, {
-  onUpdate: (u: SubscribeUpdate) => {
-    const now = performance.now();
+await new Promise<void>((resolve, reject) => {
+  reference.once('exit', (code) => reject(new Error(`reference client exited ${code}`)));
+  reference.on('message', (m: { kind: string; signature?: string; slot?: string; ns?: string }) => {
+    if (m.kind === 'ready') return resolve();
     if (round === null) return;
-    const sig = u.account?.account?.txnSignature;
-    if (sig && sig.length > 0 && bs58.encode(sig) === round.signature) round.lastWriteAt = now;
-    if (u.slot && u.slot.status === 1 && BigInt(u.slot.slot) >= round.slot && round.confirmedAt === 0) round.confirmedAt = now;
-  },
-  onEnd: () => undefined,
+    const at = monoNsToNow(m.ns!);
+    if (m.kind === 'write' && m.signature === round.signature && at > round.lastWriteAt) round.lastWriteAt = at;
+    if (m.kind === 'confirmed' && BigInt(m.slot!) >= round.slot && round.confirmedAt === 0) round.confirmedAt = at;
+  });
 });
 
 interface Row {
@@ -140,6 +134,7 @@ for (const n of CLIENT_COUNTS) {
       continue;
     }
     geyser.push(cur.lastWriteAt - t0);
+    if (process.env.BENCH_DEBUG) console.log('round', JSON.stringify({ last: cur.lastWriteAt - t0, opt: clients.arrivals()[0]!.optimisticAt - t0, conf: clients.arrivals()[0]!.confirmedAt - t0, confRef: cur.confirmedAt - t0 }));
     for (const a of clients.arrivals()) {
       opt.push(a.optimisticAt - cur.lastWriteAt);
       conf.push(a.confirmedAt - cur.confirmedAt);
@@ -160,7 +155,8 @@ for (const r of rows) {
   console.log(`| ${r.clients} | ${r.rounds} (${r.missed}) | ${f(r.optimistic)} | ${f(r.confirmed)} | ${r.geyserAfterSwap.p50} / ${r.geyserAfterSwap.p99} | ${r.endToEnd.p50} / ${r.endToEnd.p99} |`);
 }
 
-transport.close();
+reference.removeAllListeners('exit');
+reference.send('stop');
 child.send('stop');
 await new Promise((r) => child.once('exit', r));
 await net.stop();

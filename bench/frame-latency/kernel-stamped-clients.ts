@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { monoNsToNow } from './mono-clock.js';
 import type { FrameArrivals } from './sse-clients.js';
 
 /** The C source, beside this file's TypeScript source (dist/ holds no .c files). */
@@ -23,26 +24,9 @@ function compile(): string {
   return out;
 }
 
-/** performance.now() minus CLOCK_MONOTONIC in ms (both clocks read back to back, the closest pair of 5). */
-function monotonicOffsetMs(): number {
-  let best = Infinity;
-  let offset = 0;
-  for (let i = 0; i < 5; i++) {
-    const a = performance.now();
-    const m = Number(process.hrtime.bigint()) / 1e6;
-    const b = performance.now();
-    if (b - a < best) {
-      best = b - a;
-      offset = (a + b) / 2 - m;
-    }
-  }
-  return offset;
-}
-
 /** N kernel-timed SSE clients in one child process. */
 export class KernelStampedClients {
   private readonly arrivalsOf: FrameArrivals[];
-  private readonly offsetMs = monotonicOffsetMs();
 
   private constructor(
     private readonly child: ChildProcessByStdio<Writable, Readable, null>,
@@ -63,7 +47,7 @@ export class KernelStampedClients {
         const [i, kind, monoNs] = line.split(' ');
         const a = c.arrivalsOf[Number(i)];
         if (!a) return;
-        const at = Number(monoNs) / 1e6 + c.offsetMs;
+        const at = monoNsToNow(monoNs!);
         if (kind === 'o') {
           if (a.optimisticAt === 0) a.optimisticAt = at;
         } else if (a.confirmedAt === 0) a.confirmedAt = at;
