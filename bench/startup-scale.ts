@@ -12,7 +12,8 @@
  *
  * The live stream: seconds from spawn to the first `geyser subscribed` log line, the request's encoded size it
  * logs (`requestBytes`; and `requestBytes + streamedBytes`, what listing every vault by address would have sent),
- * the `geyser stream ended` lines seen by the end of the settle time (a refused request makes a reconnect loop),
+ * the `geyser stream ended` lines seen by the end of the settle time (a refused request makes a reconnect loop)
+ * and those naming `RESOURCE_EXHAUSTED`,
  * and `/health`'s `streamConnected` and `slotLag` at that moment.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -61,6 +62,8 @@ interface Row {
   allListedBytes: number | null;
   /** `geyser stream ended` lines by the end of the settle time. */
   streamEnds: number;
+  /** Lines naming `RESOURCE_EXHAUSTED` (the server refusing the request's size). */
+  exhausted: number;
   /** `/health` at the end of the settle time. */
   streamConnected: boolean | null;
   slotLag: number | null;
@@ -98,7 +101,8 @@ for (const total of counts) {
         const health = await fetch(`${svc.base}/health`).then((r) => r.json() as Promise<{ streamConnected?: boolean; slotLag?: number | null; unwatchedPools?: number }>).catch(() => null);
         const subLine = subscribedMs !== null ? await subscribed : null;
         const sub = subLine === null ? null : (JSON.parse(subLine) as { requestBytes?: number; streamedBytes?: number });
-        const streamEnds = svc.lines.filter((l) => /"geyser stream ended"/.test(l)).length;
+        const streamEnds = svc.lines.filter((l) => /geyser stream ended/.test(l)).length;
+        const exhausted = svc.lines.filter((l) => /RESOURCE_EXHAUSTED/.test(l)).length;
         const loadedLine = readyMs === null ? null : await waitForLine(svc, /"startup snapshot loaded"/, 1000);
         const loaded = loadedLine === null ? 0 : (JSON.parse(loadedLine) as { pools: number }).pools;
         const row: Row = {
@@ -115,6 +119,7 @@ for (const total of counts) {
           requestBytes: sub?.requestBytes ?? null,
           allListedBytes: sub?.requestBytes !== undefined ? sub.requestBytes + (sub.streamedBytes ?? 0) : null,
           streamEnds,
+          exhausted,
           streamConnected: health?.streamConnected ?? null,
           slotLag: health?.slotLag ?? null,
           unwatchedPools: health?.unwatchedPools ?? 0,
@@ -140,11 +145,11 @@ for (const r of rows) {
   const ready = r.readyS === null ? `not ready in ${timeoutMs / 1000} s` : String(r.readyS);
   console.log(`| ${r.pools.toLocaleString('en-US')} | ${r.service} | ${r.store} | ${r.loaded.toLocaleString('en-US')} | ${ready} | ${r.rssReadyMiB} | ${r.rssSettledMiB} | ${r.hwmMiB} | ${r.perPoolKiB ?? ''} |`);
 }
-console.log('\n| pools | service | store | first subscribed (s) | request bytes | listing every vault (bytes) | stream ends by settle end | streamConnected | slotLag | unwatched pools |');
-console.log('|---:|---|---|---:|---:|---:|---:|---|---:|---:|');
+console.log('\n| pools | service | store | first subscribed (s) | request bytes | listing every vault (bytes) | stream ends by settle end | RESOURCE_EXHAUSTED lines | streamConnected | slotLag | unwatched pools |');
+console.log('|---:|---|---|---:|---:|---:|---:|---:|---|---:|---:|');
 for (const r of rows) {
   const n = (x: number | null) => (x === null ? '' : x.toLocaleString('en-US'));
-  console.log(`| ${r.pools.toLocaleString('en-US')} | ${r.service} | ${r.store} | ${r.subscribedS ?? 'none'} | ${n(r.requestBytes)} | ${n(r.allListedBytes)} | ${r.streamEnds} | ${r.streamConnected ?? ''} | ${r.slotLag ?? ''} | ${r.unwatchedPools} |`);
+  console.log(`| ${r.pools.toLocaleString('en-US')} | ${r.service} | ${r.store} | ${r.subscribedS ?? 'none'} | ${n(r.requestBytes)} | ${n(r.allListedBytes)} | ${r.streamEnds} | ${r.exhausted} | ${r.streamConnected ?? ''} | ${r.slotLag ?? ''} | ${r.unwatchedPools} |`);
 }
 
 function round(x: number, digits: number): number {
