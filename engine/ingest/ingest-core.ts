@@ -147,7 +147,9 @@ export class IngestCore {
    * keep them fresh.
    */
   watchPlan(budgetBytes = SUBSCRIBE_ADDRESS_BUDGET_BYTES): WatchPlan {
-    const plan = planWatch(this.registry.all(), [CLOCK_SYSVAR], (a) => this.streamedByAuthority(a), this.unwatched, budgetBytes);
+    const plan = planWatch(this.registry.all(), [CLOCK_SYSVAR], (a) => this.streamedByAuthority(a), this.unwatched, budgetBytes, (p) =>
+      p.desc.dependencies.some((d) => !this.cache.has(d)),
+    );
     if (plan.newlyUnwatched.length > 0) {
       const fields = newRecordFields();
       fields.status = RECORD_STATUS_UNWATCHED;
@@ -179,6 +181,8 @@ export class IngestCore {
     if (this.authorityKeys.size === 0) return false;
     const acc = this.cache.get(address);
     if (!acc || !isTokenProgram(acc.owner) || acc.data.length < TOKEN_ACCOUNT_SIZE) return false;
+    // A Token-2022 account longer than the base layout says what it is at byte 165 (2: a token account, not a mint).
+    if (acc.data.length > TOKEN_ACCOUNT_SIZE && acc.data[TOKEN_ACCOUNT_SIZE] !== TOKEN_2022_ACCOUNT_TYPE_ACCOUNT) return false;
     if (!this.authorityKeys.has(Buffer.from(acc.data.buffer, acc.data.byteOffset + 32, 32).toString('latin1'))) return false;
     this.byAuthority.add(address);
     return true;
@@ -593,6 +597,8 @@ export const RECORD_STATUS_UNWATCHED = 0xffff_fffe;
 
 /** Size of an SPL token account (Token-2022 accounts with extensions are longer). */
 const TOKEN_ACCOUNT_SIZE = 165;
+/** Token-2022 `AccountType` of a token account (at byte 165 of an account with extensions). */
+const TOKEN_2022_ACCOUNT_TYPE_ACCOUNT = 2;
 
 /** The key of {@link IngestCore} `awaitingOwned`: the address's 32 bytes as a latin1 string. */
 function ownedKey(address: string): string {

@@ -141,3 +141,44 @@ test('pools whose addresses do not fit the budget are written as not tradable an
   assert.deepEqual(again.addresses, plan.addresses);
   assert.ok(SUBSCRIBE_ADDRESS_BUDGET_BYTES < 4 * 1024 * 1024);
 });
+
+test('a pool whose accounts are not read yet is not left out for the budget: the next plan, with its vaults read, decides', () => {
+  const u = floodUniverse(3);
+  const c = new IngestCore({ slab: PoolSlab.create(16, 64), mints: MintTable.create(16, 64), adapters: [raydiumCpmmAdapter], onChange: () => undefined });
+  // Pools 0 and 1 whole; pool 2 without its vaults (discovered, vaults being read).
+  c.applySnapshot(u.accounts.filter((a) => a.address !== u.vaults[4] && a.address !== u.vaults[5]), 100n);
+  const fixed = listedAddressBytes(CLOCK_SYSVAR) + listedAddressBytes(u.accounts[0]!.address);
+  const first = c.watchPlan(fixed + 10);
+  assert.equal(first.newlyUnwatched.length, 0, 'deferred, not left out');
+  assert.ok(!first.addresses.includes(u.vaults[4]!));
+  c.applySnapshot(u.accounts.filter((a) => a.address === u.vaults[4] || a.address === u.vaults[5]), 101n);
+  const second = c.watchPlan(fixed + 10);
+  assert.equal(second.newlyUnwatched.length, 0);
+  assert.equal(second.streamedByAuthority, 6, 'its vaults stream through the authority filter');
+  assert.equal(c.unwatchedPools, 0);
+});
+
+test('a Token-2022 vault with extensions (longer than 165 bytes) streams through the filter; a Token-2022 mint does not pass for one', () => {
+  const { core: c, u } = core(2);
+  const withExtensions = (data: Uint8Array, accountType: number): Uint8Array => {
+    const out = new Uint8Array(data.length + 1 + 8);
+    out.set(data);
+    out[data.length] = accountType;
+    return out;
+  };
+  const v0 = u.accounts.find((a) => a.address === u.vaults[0])!;
+  const v1 = u.accounts.find((a) => a.address === u.vaults[1])!;
+  c.applySnapshot(
+    [
+      { ...v0, owner: TOKEN_2022_PROGRAM_ID, data: withExtensions(v0.data, 2), slot: 101n, writeVersion: 1n },
+      { ...v1, owner: TOKEN_2022_PROGRAM_ID, data: withExtensions(v1.data, 1), slot: 101n, writeVersion: 1n },
+    ],
+    101n,
+  );
+  const fresh = new IngestCore({ slab: PoolSlab.create(16, 64), mints: MintTable.create(16, 64), adapters: [raydiumCpmmAdapter], onChange: () => undefined });
+  // A core that has not planned yet, over the same accounts (the first core learnt the vaults' owners already).
+  fresh.applySnapshot(u.accounts.map((a) => c.cache.get(a.address) ?? a), 101n);
+  const listed = fresh.watchPlan().addresses;
+  assert.ok(!listed.includes(u.vaults[0]!), 'the Token-2022 token account streams');
+  assert.ok(listed.includes(u.vaults[1]!), 'account type 1 (a mint) is not a vault');
+});

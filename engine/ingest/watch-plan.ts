@@ -34,7 +34,9 @@ export interface WatchPlan {
 /**
  * Plans the addresses of one request. `streamed` tells whether an authority filter delivers an account;
  * `unwatched` holds pools already left out (they stay out: their addresses are not listed and they are not counted
- * again). A pool is listed whole or not at all.
+ * again). A pool is listed whole or not at all. A pool that does not fit while `unread` says some of its accounts
+ * have not been read yet is skipped without being left out: it has no record yet, and once read its vaults may turn
+ * out to stream through an authority filter (the next plan decides).
  */
 export function planWatch(
   pools: Iterable<PoolEntry>,
@@ -42,6 +44,7 @@ export function planWatch(
   streamed: (address: string) => boolean,
   unwatched: ReadonlySet<PoolEntry>,
   budgetBytes: number = SUBSCRIBE_ADDRESS_BUDGET_BYTES,
+  unread: (pool: PoolEntry) => boolean = () => false,
 ): WatchPlan {
   const listed = new Set<string>();
   const byAuthority = new Set<string>();
@@ -70,7 +73,7 @@ export function planWatch(
       cost += listedAddressBytes(d);
     }
     if (listedBytes + cost > budgetBytes) {
-      newlyUnwatched.push(p);
+      if (!unread(p)) newlyUnwatched.push(p);
       continue;
     }
     for (const d of mine) listed.add(d);
