@@ -156,6 +156,11 @@ test('a CPMM swap reaches the record through the vault authority filter; its vau
       for (const v of vaults) assert.ok(!f.account.includes(v), `vault ${v} listed in filter ${name}`);
     }
   }
+  // AMM v4 pools' vaults too (their authority, nonce 254): in no request either.
+  const amm = [...core.registry.all()].filter((p) => p.desc.dex === 'raydium-amm-v4');
+  assert.ok(amm.length > 0, 'the localnet has AMM v4 pools');
+  const listed = new Set(requests.flatMap((r) => Object.values(r.accounts).flatMap((f) => f.account)));
+  for (const p of amm) for (const v of p.desc.dependencies) assert.ok(!listed.has(v), `AMM v4 vault ${v} listed`);
   assert.ok(runner.stats.streamedByAuthority >= 2 * net.universe.pools.length, `${runner.stats.streamedByAuthority} vaults left to the filters`);
   assert.ok(runner.stats.requestBytes < 16_384, `${runner.stats.requestBytes} bytes`);
 });
