@@ -62,7 +62,7 @@ interface Row {
   allListedBytes: number | null;
   /** `geyser stream ended` lines by the end of the settle time. */
   streamEnds: number;
-  /** Lines naming `RESOURCE_EXHAUSTED` (the server refusing the request's size). */
+  /** Lines naming `RESOURCE_EXHAUSTED` or its description (the server refusing the request's size). */
   exhausted: number;
   /** `/health` at the end of the settle time. */
   streamConnected: boolean | null;
@@ -102,7 +102,8 @@ for (const total of counts) {
         const subLine = subscribedMs !== null ? await subscribed : null;
         const sub = subLine === null ? null : (JSON.parse(subLine) as { requestBytes?: number; streamedBytes?: number });
         const streamEnds = svc.lines.filter((l) => /geyser stream ended/.test(l)).length;
-        const exhausted = svc.lines.filter((l) => /RESOURCE_EXHAUSTED/.test(l)).length;
+        // grpc-js names the code; the napi client prints only tonic's description of it.
+        const exhausted = svc.lines.filter((l) => /RESOURCE_EXHAUSTED|Some resource has been exhausted/.test(l)).length;
         const loadedLine = readyMs === null ? null : await waitForLine(svc, /"startup snapshot loaded"/, 1000);
         const loaded = loadedLine === null ? 0 : (JSON.parse(loadedLine) as { pools: number }).pools;
         const row: Row = {
