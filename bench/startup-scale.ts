@@ -6,8 +6,15 @@
  *
  * Flags: `--pools 89,20000,158000` (total pools; the first is the baseline of memory per pool),
  * `--stores pglite,postgres`, `--service-root DIR` (a build of another revision, for before/after; default this
- * one), `--settle-ms 5000`, `--timeout-s 900`. PostgreSQL: `TEST_DATABASE_URL` (default
+ * one), `--before-root DIR` (a build of another revision run first against the same localnet, rows labelled
+ * `before`), `--settle-ms 5000`, `--timeout-s 900`. PostgreSQL: `TEST_DATABASE_URL` (default
  * postgres://postgres@127.0.0.1:5432/test) with a throwaway schema per run, dropped after it.
+ *
+ * The live stream: seconds from spawn to the first `geyser subscribed` log line, the request's encoded size it
+ * logs (`requestBytes`; and `requestBytes + streamedBytes`, what listing every vault by address would have sent),
+ * the `geyser stream ended` lines seen by the end of the settle time (a refused request makes a reconnect loop)
+ * and those naming `RESOURCE_EXHAUSTED`,
+ * and `/health`'s `streamConnected` and `slotLag` at that moment.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,12 +37,15 @@ const here = resolve(fileURLToPath(import.meta.url), '../../..');
 const counts = flag('pools', '89,20000,158000').split(',').map(Number);
 const stores = flag('stores', 'pglite,postgres').split(',') as ('pglite' | 'postgres')[];
 const serviceRoot = resolve(flag('service-root', here));
+const beforeRoot = flag('before-root', '');
+const services: { label: string; root: string }[] = [...(beforeRoot ? [{ label: 'before', root: resolve(beforeRoot) }] : []), { label: 'this', root: serviceRoot }];
 const settleMs = Number(flag('settle-ms', '5000'));
 const timeoutMs = Number(flag('timeout-s', '900')) * 1000;
 
 /** One measured start. */
 interface Row {
   pools: number;
+  service: string;
   store: string;
   loaded: number;
   localnetBuildS: number;
@@ -45,6 +55,19 @@ interface Row {
   rssSettledMiB: number;
   hwmMiB: number;
   perPoolKiB?: number;
+  /** Seconds from spawn to the first `geyser subscribed` (null: none by the end of the settle time). */
+  subscribedS: number | null;
+  /** `requestBytes` of that log line, and what the same request listing every streamed vault would weigh. */
+  requestBytes: number | null;
+  allListedBytes: number | null;
+  /** `geyser stream ended` lines by the end of the settle time. */
+  streamEnds: number;
+  /** Lines naming `RESOURCE_EXHAUSTED` or its description (the server refusing the request's size). */
+  exhausted: number;
+  /** `/health` at the end of the settle time. */
+  streamConnected: boolean | null;
+  slotLag: number | null;
+  unwatchedPools: number;
 }
 
 const MiB = 1024 * 1024;
@@ -55,11 +78,18 @@ for (const total of counts) {
   const net = await startLocalnetChild(here, cpmm);
   console.error(`localnet with ${cpmm} CPMM pools ready in ${net.buildSeconds.toFixed(1)} s`);
   try {
-    for (const store of stores) {
+    for (const store of stores) for (const service of services) {
       const dataDir = mkdtempSync(join(tmpdir(), 'startup-scale-'));
       const schema = store === 'postgres' ? randomSchema('startup_scale') : undefined;
       const env: Record<string, string> = schema ? { DATABASE_URL: testDatabaseUrl(), DATABASE_SCHEMA: schema } : {};
-      const svc = await startServiceChild(serviceRoot, net, dataDir, env);
+      const svc = await startServiceChild(service.root, net, dataDir, env);
+      let subscribedMs: number | null = null;
+      const subscribed = waitForLine(svc, /"geyser subscribed"/, timeoutMs)
+        .then((l) => {
+          subscribedMs = performance.now() - svc.startedAt;
+          return l;
+        })
+        .catch(() => null);
       try {
         const readyMs = await waitHealthy(svc, timeoutMs).catch((e: Error) => {
           if (!/not healthy within/.test(e.message)) throw e;
@@ -68,10 +98,17 @@ for (const total of counts) {
         const atReady = processMemory(svc.pid);
         if (readyMs !== null) await new Promise((r) => setTimeout(r, settleMs));
         const settled = processMemory(svc.pid);
+        const health = await fetch(`${svc.base}/health`).then((r) => r.json() as Promise<{ streamConnected?: boolean; slotLag?: number | null; unwatchedPools?: number }>).catch(() => null);
+        const subLine = subscribedMs !== null ? await subscribed : null;
+        const sub = subLine === null ? null : (JSON.parse(subLine) as { requestBytes?: number; streamedBytes?: number });
+        const streamEnds = svc.lines.filter((l) => /geyser stream ended/.test(l)).length;
+        // grpc-js names the code; the napi client prints only tonic's description of it.
+        const exhausted = svc.lines.filter((l) => /RESOURCE_EXHAUSTED|Some resource has been exhausted/.test(l)).length;
         const loadedLine = readyMs === null ? null : await waitForLine(svc, /"startup snapshot loaded"/, 1000);
         const loaded = loadedLine === null ? 0 : (JSON.parse(loadedLine) as { pools: number }).pools;
         const row: Row = {
           pools: total,
+          service: service.label,
           store,
           loaded,
           localnetBuildS: round(net.buildSeconds, 1),
@@ -79,8 +116,16 @@ for (const total of counts) {
           rssReadyMiB: round(atReady.rss / MiB, 0),
           rssSettledMiB: round(settled.rss / MiB, 0),
           hwmMiB: round(Math.max(atReady.hwm, settled.hwm) / MiB, 0),
+          subscribedS: subscribedMs === null ? null : round(subscribedMs / 1000, 2),
+          requestBytes: sub?.requestBytes ?? null,
+          allListedBytes: sub?.requestBytes !== undefined ? sub.requestBytes + (sub.streamedBytes ?? 0) : null,
+          streamEnds,
+          exhausted,
+          streamConnected: health?.streamConnected ?? null,
+          slotLag: health?.slotLag ?? null,
+          unwatchedPools: health?.unwatchedPools ?? 0,
         };
-        const base = rows.find((r) => r.store === store && r.pools === counts[0]);
+        const base = rows.find((r) => r.store === store && r.service === service.label && r.pools === counts[0]);
         if (base && total !== base.pools && readyMs !== null) row.perPoolKiB = round(((row.rssSettledMiB - base.rssSettledMiB) * 1024) / (row.loaded - base.loaded), 2);
         rows.push(row);
         console.log(JSON.stringify(row));
@@ -95,11 +140,17 @@ for (const total of counts) {
   }
 }
 
-console.log('\n| pools | store | loaded | ready (s) | RSS at ready (MiB) | RSS settled (MiB) | peak VmHWM (MiB) | per pool (KiB) |');
-console.log('|---:|---|---:|---:|---:|---:|---:|---:|');
+console.log('\n| pools | service | store | loaded | ready (s) | RSS at ready (MiB) | RSS settled (MiB) | peak VmHWM (MiB) | per pool (KiB) |');
+console.log('|---:|---|---|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   const ready = r.readyS === null ? `not ready in ${timeoutMs / 1000} s` : String(r.readyS);
-  console.log(`| ${r.pools.toLocaleString('en-US')} | ${r.store} | ${r.loaded.toLocaleString('en-US')} | ${ready} | ${r.rssReadyMiB} | ${r.rssSettledMiB} | ${r.hwmMiB} | ${r.perPoolKiB ?? ''} |`);
+  console.log(`| ${r.pools.toLocaleString('en-US')} | ${r.service} | ${r.store} | ${r.loaded.toLocaleString('en-US')} | ${ready} | ${r.rssReadyMiB} | ${r.rssSettledMiB} | ${r.hwmMiB} | ${r.perPoolKiB ?? ''} |`);
+}
+console.log('\n| pools | service | store | first subscribed (s) | request bytes | listing every vault (bytes) | stream ends by settle end | RESOURCE_EXHAUSTED lines | streamConnected | slotLag | unwatched pools |');
+console.log('|---:|---|---|---:|---:|---:|---:|---:|---|---:|---:|');
+for (const r of rows) {
+  const n = (x: number | null) => (x === null ? '' : x.toLocaleString('en-US'));
+  console.log(`| ${r.pools.toLocaleString('en-US')} | ${r.service} | ${r.store} | ${r.subscribedS ?? 'none'} | ${n(r.requestBytes)} | ${n(r.allListedBytes)} | ${r.streamEnds} | ${r.exhausted} | ${r.streamConnected ?? ''} | ${r.slotLag ?? ''} | ${r.unwatchedPools} |`);
 }
 
 function round(x: number, digits: number): number {

@@ -161,6 +161,14 @@ export interface DexAdapter<S = unknown> {
   readonly poolFilters: readonly ProgramFilter[];
   /** Filters for other program-owned accounts the pools depend on (configs), subscribed by owner. */
   readonly auxFilters: readonly ProgramFilter[];
+  /**
+   * Vault authorities: owners (the SPL token account's `owner` field, offset 32) that the vaults of every pool of
+   * this DEX share, such as the program's one vault authority PDA. Ingest streams the token accounts (Token and
+   * Token-2022) of each authority through one filter and does not list those vaults by address; a dependency is
+   * taken as streamed only once its data shows that owner. Absent: every dependency is watched by address.
+   * A function so that the PDAs are derived on first use, not at import.
+   */
+  vaultAuthorities?(): readonly string[];
   /** True when `data` (owned by `programId`) is a pool account of this DEX. */
   isPool(data: Uint8Array): boolean;
   /**

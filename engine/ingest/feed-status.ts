@@ -28,6 +28,11 @@ export interface FeedStatus {
   readonly reloading: boolean;
   /** Reloads completed since start. */
   readonly reloads: number;
+  /**
+   * Pools the stream does not watch: their addresses did not fit the Subscribe request's byte budget, so they are
+   * written as not tradable (never served as live). Absent: 0.
+   */
+  readonly unwatchedPools?: number;
 }
 
 /** Bounds beyond which the feed is not fresh. */

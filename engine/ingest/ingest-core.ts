@@ -17,6 +17,7 @@ import { PoolRegistry, type PoolEntry } from './pool-registry.js';
 import { sameSignature, TxGrouper } from './tx-grouper.js';
 import { sameRecordFields } from './same-record.js';
 import { newExactSnapshot } from '../slab/pool-snapshot.js';
+import { planWatch, SUBSCRIBE_ADDRESS_BUDGET_BYTES, type WatchPlan } from './watch-plan.js';
 
 /** Pools whose records changed, and in which view. */
 export interface IngestChange {
@@ -62,13 +63,15 @@ export interface IngestCounters {
   /** Rebuilds of clock-bound pools that produced the image the pool already held (not written). */
   unchanged: number;
   poolsDiscovered: number;
+  /** Token-account updates no pool depends on (other pools' vaults a vault authority filter also streams), dropped. */
+  ignored: number;
 }
 
 /** Slot-consistent ingest into the slabs. */
 export class IngestCore {
   readonly cache = new AccountCache();
   readonly registry = new PoolRegistry();
-  readonly counters: IngestCounters = { updates: 0, applied: 0, duplicates: 0, recordsWritten: 0, unchanged: 0, poolsDiscovered: 0 };
+  readonly counters: IngestCounters = { updates: 0, applied: 0, duplicates: 0, recordsWritten: 0, unchanged: 0, poolsDiscovered: 0, ignored: 0 };
   private readonly grouper = new TxGrouper();
   /**
    * Pools held back: their transaction has brought some of their swap set (`DexAdapter.swapWrites`) and the rest
@@ -101,9 +104,19 @@ export class IngestCore {
   /** Pools waiting for a token account they own, keyed by the pool's 32 address bytes as a latin1 string (cheap to
    * make from a token account's owner field); checked against token-account updates only while non-empty. */
   private readonly awaitingOwned = new Map<string, string>();
+  /** The adapters' vault authorities, each as its 32 bytes in a latin1 string (see `awaitingOwned`). */
+  private readonly authorityKeys = new Set<string>();
+  /** Dependencies whose data shows a vault authority as owner: the authority filters stream them. */
+  private readonly byAuthority = new Set<string>();
+  /** Pools the subscription could not fit (`watchPlan`): written as {@link RECORD_STATUS_UNWATCHED}, never again. */
+  private readonly unwatched = new Set<PoolEntry>();
+  private readonly unwatchedIndices = new Set<number>();
 
   constructor(private readonly opts: IngestCoreOptions) {
-    for (const a of opts.adapters) this.byProgram.set(a.programId, a);
+    for (const a of opts.adapters) {
+      this.byProgram.set(a.programId, a);
+      for (const auth of a.vaultAuthorities?.() ?? []) this.authorityKeys.add(ownedKey(auth));
+    }
     this.now = opts.now ?? Date.now;
   }
 
@@ -122,9 +135,57 @@ export class IngestCore {
     return this.pending.size;
   }
 
-  /** Every account the stream must watch by address: pool dependencies and the Clock sysvar. */
+  /** Every account the pools depend on, and the Clock sysvar: what a resync re-reads. */
   watchedAccounts(): string[] {
     return [...new Set([...this.registry.dependencyAddresses(), CLOCK_SYSVAR])];
+  }
+
+  /**
+   * The accounts the stream must list by address, within `budgetBytes`: the Clock sysvar and every dependency the
+   * vault authority filters do not stream (known from its data; an account not read yet is listed). Pools whose
+   * addresses do not fit are written as {@link RECORD_STATUS_UNWATCHED} in both views and stay so: nothing would
+   * keep them fresh.
+   */
+  watchPlan(budgetBytes = SUBSCRIBE_ADDRESS_BUDGET_BYTES): WatchPlan {
+    const plan = planWatch(this.registry.all(), [CLOCK_SYSVAR], (a) => this.streamedByAuthority(a), this.unwatched, budgetBytes, (p) =>
+      p.desc.dependencies.some((d) => !this.cache.has(d)),
+    );
+    if (plan.newlyUnwatched.length > 0) {
+      const fields = newRecordFields();
+      fields.status = RECORD_STATUS_UNWATCHED;
+      const now = this.now();
+      const pools: number[] = [];
+      for (const p of plan.newlyUnwatched) {
+        this.unwatched.add(p);
+        this.unwatchedIndices.add(p.index);
+        this.heldPools.delete(p);
+        this.clockBound.delete(p);
+        this.opts.slab.write(p.index, VIEW_LATEST, fields, p.latestSlot, now, true);
+        this.opts.slab.write(p.index, VIEW_CONFIRMED, fields, p.latestSlot, now, true);
+        pools.push(p.index);
+      }
+      this.opts.onChange({ pools, confirmed: false, slot: this.processedSlot });
+      this.opts.onChange({ pools, confirmed: true, slot: this.processedSlot });
+    }
+    return plan;
+  }
+
+  /** Pools left out of the subscription (over its byte budget), written as not tradable. */
+  get unwatchedPools(): number {
+    return this.unwatched.size;
+  }
+
+  /** True when a vault authority filter streams the account: its data is a token account of such an authority. */
+  private streamedByAuthority(address: string): boolean {
+    if (this.byAuthority.has(address)) return true;
+    if (this.authorityKeys.size === 0) return false;
+    const acc = this.cache.get(address);
+    if (!acc || !isTokenProgram(acc.owner) || acc.data.length < TOKEN_ACCOUNT_SIZE) return false;
+    // A Token-2022 account longer than the base layout says what it is at byte 165 (2: a token account, not a mint).
+    if (acc.data.length > TOKEN_ACCOUNT_SIZE && acc.data[TOKEN_ACCOUNT_SIZE] !== TOKEN_2022_ACCOUNT_TYPE_ACCOUNT) return false;
+    if (!this.authorityKeys.has(Buffer.from(acc.data.buffer, acc.data.byteOffset + 32, 32).toString('latin1'))) return false;
+    this.byAuthority.add(address);
+    return true;
   }
 
   /**
@@ -150,6 +211,12 @@ export class IngestCore {
    */
   pushAccount(u: AccountUpdate): void {
     this.counters.updates++;
+    // The vault authority filters stream every vault of their authority, pools not known yet included: a token
+    // account nothing waits for is dropped here, before it can open or end a transaction's group.
+    if (this.authorityKeys.size > 0 && isTokenProgram(u.owner) && !this.wants(u.address)) {
+      this.counters.ignored++;
+      return;
+    }
     const done = this.grouper.push(u);
     if (done !== null) {
       // Another transaction began: the one before is over, whatever it wrote is all it wrote.
@@ -164,6 +231,11 @@ export class IngestCore {
         }
       }
     }
+  }
+
+  /** True when some pool, pending pool or owned-account wait needs this token account. */
+  private wants(address: string): boolean {
+    return this.registry.dependentsOf(address).length > 0 || this.waiters.has(address) || this.awaitingOwned.size > 0 || this.registry.get(address) !== undefined;
   }
 
   /** Pools held back waiting for the rest of their transaction's writes. */
@@ -240,6 +312,7 @@ export class IngestCore {
     this.waiters.clear();
     this.ownedTokenAccounts.clear();
     this.awaitingOwned.clear();
+    this.byAuthority.clear();
     this.clockBound.clear();
     for (const p of this.registry.all()) p.latestSlot = 0n;
     this.processedSlot = 0n;
@@ -448,6 +521,7 @@ export class IngestCore {
     const confirmedNow: number[] = [];
     let newest = slot;
     for (const p of dirty) {
+      if (this.unwatched.has(p)) continue;
       const fields = this.build(p);
       if (!fields) continue;
       // A clock-bound pool rebuilt to the image it already holds (most slots, for a pool not open yet): nothing
@@ -503,6 +577,7 @@ export class IngestCore {
     if (writes.length === 0) return;
     const pools: number[] = [];
     for (const w of writes) {
+      if (this.unwatchedIndices.has(w.pool)) continue;
       this.opts.slab.write(w.pool, VIEW_CONFIRMED, w.fields, w.slot, w.updatedAtMs, true);
       pools.push(w.pool);
     }
@@ -516,6 +591,14 @@ export class IngestCore {
 
 /** Record status of a pool whose account the chain no longer has (after a reload); never tradable. */
 export const RECORD_STATUS_ABSENT = 0xffff_ffff;
+
+/** Record status of a pool the stream does not watch (over the subscription's byte budget); never tradable. */
+export const RECORD_STATUS_UNWATCHED = 0xffff_fffe;
+
+/** Size of an SPL token account (Token-2022 accounts with extensions are longer). */
+const TOKEN_ACCOUNT_SIZE = 165;
+/** Token-2022 `AccountType` of a token account (at byte 165 of an account with extensions). */
+const TOKEN_2022_ACCOUNT_TYPE_ACCOUNT = 2;
 
 /** The key of {@link IngestCore} `awaitingOwned`: the address's 32 bytes as a latin1 string. */
 function ownedKey(address: string): string {

@@ -15,7 +15,8 @@ import type { FeedStatus } from './feed-status.js';
 import { applyGeyserUpdate } from './geyser-update.js';
 import { REGRESSION_SLOTS, type IngestCore } from './ingest-core.js';
 import { SnapshotLoader } from './snapshot-loader.js';
-import { buildSubscribeRequest } from './subscription.js';
+import { buildSubscribeRequest, subscribeRequestBytes } from './subscription.js';
+import { SUBSCRIBE_ADDRESS_BUDGET_BYTES } from './watch-plan.js';
 
 /** Log sink of the runner. */
 export type IngestLog = (level: 'debug' | 'info' | 'warn' | 'error', msg: string, ctx?: Record<string, unknown>) => void;
@@ -50,6 +51,11 @@ export interface IngestRunnerOptions {
   readonly regressionConfirmMs?: number;
   /** Called once the snapshot is applied. */
   readonly onReady?: () => void;
+  /**
+   * Byte budget of the addresses listed in the Subscribe request (default {@link SUBSCRIBE_ADDRESS_BUDGET_BYTES});
+   * pools beyond it are not watched and not tradable.
+   */
+  readonly addressBudgetBytes?: number;
 }
 
 /** Stream and recovery statistics. */
@@ -67,6 +73,16 @@ export interface IngestRunnerStats {
   resyncPending: boolean;
   reloads: number;
   reloading: boolean;
+  /** Encoded size of the last Subscribe request sent (bytes). */
+  requestBytes: number;
+  /** Accounts it lists by address. */
+  listedAccounts: number;
+  /** Pool dependencies left to the vault authority filters (not listed). */
+  streamedByAuthority: number;
+  /** What listing those too would have added to the request (bytes). */
+  streamedBytes: number;
+  /** Pools not watched: their addresses did not fit the request's budget (not tradable). */
+  unwatchedPools: number;
 }
 
 type Owed = 'accounts' | 'reload';
@@ -85,6 +101,11 @@ export class IngestRunner {
     resyncPending: false,
     reloads: 0,
     reloading: false,
+    requestBytes: 0,
+    listedAccounts: 0,
+    streamedByAuthority: 0,
+    streamedBytes: 0,
+    unwatchedPools: 0,
   };
   private stopped = false;
   private sub: GeyserSubscription | null = null;
@@ -171,6 +192,7 @@ export class IngestRunner {
       resyncs: this.stats.resyncs,
       reloading: this.stats.reloading,
       reloads: this.stats.reloads,
+      unwatchedPools: this.stats.unwatchedPools,
     };
   }
 
@@ -230,7 +252,7 @@ export class IngestRunner {
     try {
       this.transport?.close();
       this.transport = await this.o.connect();
-      const req = buildSubscribeRequest(this.o.adapters, this.o.core.watchedAccounts(), fromSlot);
+      const req = this.request(fromSlot);
       const subscribedUnder = this.epoch;
       const error = await new Promise<Error | null>((resolve) => {
         this.transport!
@@ -247,7 +269,15 @@ export class IngestRunner {
             this.stats.connects++;
             this.stats.connected = true;
             this.stats.lastMessageAtMs = Date.now();
-            this.log('info', 'geyser subscribed', { transport: this.transport?.name, fromSlot: fromSlot?.toString() });
+            this.log('info', 'geyser subscribed', {
+              transport: this.transport?.name,
+              fromSlot: fromSlot?.toString(),
+              requestBytes: this.stats.requestBytes,
+              listedAccounts: this.stats.listedAccounts,
+              streamedByAuthority: this.stats.streamedByAuthority,
+              streamedBytes: this.stats.streamedBytes,
+              unwatchedPools: this.stats.unwatchedPools,
+            });
             if (this.owed) void this.resyncLoop();
             if (this.loader.owed) void this.fetchMissing();
           })
@@ -305,9 +335,9 @@ export class IngestRunner {
     this.fetching = true;
     let failed = false;
     try {
-      this.sub?.write(buildSubscribeRequest(this.o.adapters, this.o.core.watchedAccounts()));
+      this.sub?.write(this.request());
       await this.loader.fetchRound();
-      this.sub?.write(buildSubscribeRequest(this.o.adapters, this.o.core.watchedAccounts()));
+      this.sub?.write(this.request());
     } catch (e) {
       failed = true;
       this.log('warn', 'fetching accounts of new pools failed; retrying', { error: (e as Error).message });
@@ -396,10 +426,36 @@ export class IngestRunner {
     } else this.regressionSinceMs = 0;
   }
 
+  /**
+   * The Subscribe request as of now: adapter and vault authority filters, and the accounts no filter streams, listed
+   * within the byte budget. Pools that no longer fit are logged (an error: they stop being tradable).
+   */
+  private request(fromSlot?: bigint): ReturnType<typeof buildSubscribeRequest> {
+    const core = this.o.core;
+    const before = core.unwatchedPools;
+    const plan = core.watchPlan(this.o.addressBudgetBytes ?? SUBSCRIBE_ADDRESS_BUDGET_BYTES);
+    const req = buildSubscribeRequest(this.o.adapters, plan.addresses, fromSlot);
+    this.stats.requestBytes = subscribeRequestBytes(req);
+    this.stats.listedAccounts = plan.addresses.length;
+    this.stats.streamedByAuthority = plan.streamedByAuthority;
+    this.stats.streamedBytes = plan.streamedBytes;
+    this.stats.unwatchedPools = core.unwatchedPools;
+    if (core.unwatchedPools > before) {
+      this.log('error', 'the Subscribe request is at its byte budget: pools beyond it are not watched and are served as not tradable', {
+        newlyUnwatched: core.unwatchedPools - before,
+        unwatchedPools: core.unwatchedPools,
+        listedAccounts: plan.addresses.length,
+        listedBytes: plan.listedBytes,
+        budgetBytes: this.o.addressBudgetBytes ?? SUBSCRIBE_ADDRESS_BUDGET_BYTES,
+      });
+    }
+    return req;
+  }
+
   private ping(): void {
     if (!this.sub) return;
     // The full request with a ping: servers that treat every request as a filter replacement keep the same filters.
-    const req = buildSubscribeRequest(this.o.adapters, this.o.core.watchedAccounts());
+    const req = this.request();
     req.ping = { id: this.pingId++ };
     this.sub.write(req);
   }

@@ -3,15 +3,35 @@
  * getProgramAccounts filters for the snapshot. One filter definition serves both.
  */
 import bs58 from 'bs58';
+import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '../adapters/common/spl-layouts.js';
 import type { DexAdapter, ProgramFilter } from '../adapters/types.js';
 import type { RpcFilter } from '../chain/rpc-client.js';
 import { emptySubscribeRequest } from '../chain/geyser-transport.js';
-import { CommitmentLevel, type SubscribeRequest, type SubscribeRequestFilterAccountsFilter } from '../chain/yellowstone.js';
+import { CommitmentLevel, yellowstone, type SubscribeRequest, type SubscribeRequestFilterAccountsFilter } from '../chain/yellowstone.js';
 
 /** Name of the account-list filter (vaults, configs, sysvars watched by address). */
 export const WATCHED_FILTER = 'watched';
 /** Name of the slot filter. */
 export const SLOTS_FILTER = 'slots';
+/** Offset of the `owner` field in an SPL token account (Token and Token-2022 alike). */
+export const TOKEN_ACCOUNT_OWNER_OFFSET = 32;
+
+/**
+ * The account filter that streams every token account (Token or Token-2022) whose owner field is `authority`: a
+ * DEX's vaults. No size filter: Token-2022 accounts with extensions are longer than 165 bytes.
+ */
+export function vaultAuthorityFilter(authority: string): { account: string[]; owner: string[]; filters: SubscribeRequestFilterAccountsFilter[] } {
+  return {
+    account: [],
+    owner: [TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID],
+    filters: [{ memcmp: { offset: String(TOKEN_ACCOUNT_OWNER_OFFSET), base58: authority } }],
+  };
+}
+
+/** Encoded size of a request in bytes (what a gRPC server's receive limit applies to). */
+export function subscribeRequestBytes(req: SubscribeRequest): number {
+  return yellowstone.SubscribeRequest.encode(req).finish().length;
+}
 
 /** The Geyser form of a program filter. */
 export function toGeyserFilters(f: ProgramFilter): SubscribeRequestFilterAccountsFilter[] {
@@ -30,8 +50,9 @@ export function toRpcFilters(f: ProgramFilter): RpcFilter[] {
 }
 
 /**
- * The subscription: every adapter's pool and auxiliary filters by owner, the watched accounts by address, and
- * every slot status; at processed commitment, replaying from `fromSlot` when given.
+ * The subscription: every adapter's pool and auxiliary filters by owner, its vault authorities' token accounts
+ * (`<dex>:vaults:<n>`), the watched accounts by address (`watched`: what no filter above streams, see
+ * `IngestCore.watchPlan`), and every slot status; at processed commitment, replaying from `fromSlot` when given.
  */
 export function buildSubscribeRequest(adapters: readonly DexAdapter[], watched: readonly string[], fromSlot?: bigint): SubscribeRequest {
   const req = emptySubscribeRequest();
@@ -39,6 +60,8 @@ export function buildSubscribeRequest(adapters: readonly DexAdapter[], watched: 
     for (const f of [...a.poolFilters, ...a.auxFilters]) {
       req.accounts[`${a.dex}:${f.name}`] = { account: [], owner: [a.programId], filters: toGeyserFilters(f) };
     }
+    const authorities = a.vaultAuthorities?.() ?? [];
+    authorities.forEach((auth, i) => (req.accounts[`${a.dex}:vaults:${i}`] = vaultAuthorityFilter(auth)));
   }
   if (watched.length > 0) req.accounts[WATCHED_FILTER] = { account: [...watched], owner: [], filters: [] };
   // Every status of every slot: processed moves the resume point, confirmed promotes records.

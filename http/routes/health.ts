@@ -1,7 +1,8 @@
 /**
  * GET /health: whether this instance's data is fresh, for load balancers and operators.
  *
- * 200 `{ status: 'ok', pools, slot, chainSlot, slotLag, lastUpdateAgeMs, ... }` while the live feed is fresh;
+ * 200 `{ status: 'ok', pools, slot, chainSlot, slotLag, lastUpdateAgeMs, ... }` while the live feed is fresh
+ * (`unwatchedPools` when some pools could not be watched: they are served as not tradable, never as live);
  * 503 with Retry-After and `{ error, code: 'SERVICE_UNAVAILABLE', status, reason, details, ...the same fields }`
  * while warming (`status: 'warming'`) or stale (`status: 'stale'`, `reason` one of `reloading`, `resyncing`,
  * `slot-lag`, `stream-silent`, `no-feed`; bounds in {@link FreshnessBounds}). Data routes keep answering while
@@ -60,6 +61,8 @@ export function healthRoute(svc: PriceService, deps: HealthDeps = {}): RouteDef 
         resyncs: feed.resyncs,
         resyncFailures: feed.resyncFailures,
         reloads: feed.reloads,
+        // Only when some: pools the stream cannot watch (over the Subscribe request's byte budget), not tradable.
+        ...(feed.unwatchedPools ? { unwatchedPools: feed.unwatchedPools } : {}),
         bounds: { maxSlotLag: bounds.maxSlotLag, maxUpdateAgeMs: bounds.maxUpdateAgeMs },
       };
       if (!a.fresh) {

@@ -5,7 +5,7 @@ import type { DexAdapter, PoolDescriptor, ProgramFilter } from '../types.js';
 import { ammV4EstimateOut, ammV4FeeBps, ammV4MarginalRate } from './estimate.js';
 import { ammV4Execute } from './execute.js';
 import { ammV4SwapInstruction } from './instruction.js';
-import { AMM_INFO_SIZE, AMM_OFFSET, AMM_V4_PROGRAM_ID, isAmmInfoAccount } from './layout.js';
+import { AMM_INFO_SIZE, AMM_OFFSET, AMM_V4_PROGRAM_ID, ammAuthority, canonicalAmmAuthority, isAmmInfoAccount } from './layout.js';
 import { ammV4Quote } from './quote.js';
 import { ammV4FromRecord, ammV4ToRecord } from './record.js';
 import { type AmmV4State, buildAmmV4State } from './state.js';
@@ -16,6 +16,11 @@ export const AMM_V4_POOL_FILTERS: readonly ProgramFilter[] = [{ name: 'raydium-a
 
 /** AMM v4 pools depend on no other program-owned account (the fee lives in the pool). */
 export const AMM_V4_AUX_FILTERS: readonly ProgramFilter[] = [];
+
+/** The nonce of every mainnet AMM v4 pool (its authority `5Q544fKrFoe6tsEbD7S8EmxGTJYAKtTVhAW5Q5pge4j1`). */
+const MAINNET_AMM_NONCE = 254;
+/** The vault authorities, derived on first use. */
+let authorities: readonly string[] | undefined;
 
 /** Decimals are u64 in the account; anything above 255 is not a real mint's and is clamped for the descriptor. */
 function decimals(data: Uint8Array, offset: number): number {
@@ -50,6 +55,10 @@ export const raydiumAmmV4Adapter: DexAdapter<AmmV4State> = {
   programId: AMM_V4_PROGRAM_ID,
   poolFilters: AMM_V4_POOL_FILTERS,
   auxFilters: AMM_V4_AUX_FILTERS,
+  // The program checks that both vaults belong to the pool's authority `[AUTHORITY_AMM, nonce]`: nonce 254 on every
+  // mainnet pool, and the canonical bump (what new pools use). A pool with another nonce keeps its vaults watched by
+  // address (ingest reads the owner field before leaving a vault to these filters).
+  vaultAuthorities: () => (authorities ??= [...new Set([ammAuthority(MAINNET_AMM_NONCE), canonicalAmmAuthority().address])].filter((a): a is string => a !== null)),
   isPool: isAmmInfoAccount,
   decodePool,
   buildState: buildAmmV4State,

@@ -14,6 +14,7 @@ import {
   POOL_STATE_SIZE,
   decodePoolState,
   isPoolStateAccount,
+  poolAuthority,
 } from './layout.js';
 import { cpmmQuote } from './quote.js';
 import { cpmmFromRecord, cpmmToRecord } from './record.js';
@@ -63,6 +64,8 @@ export const raydiumCpmmAdapter: DexAdapter<CpmmState> = {
   programId: CPMM_PROGRAM_ID,
   poolFilters: CPMM_POOL_FILTERS,
   auxFilters: CPMM_AUX_FILTERS,
+  // Both vaults of every pool are token accounts of the program's one authority PDA (`AUTH_SEED`).
+  vaultAuthorities: () => [poolAuthority()],
   isPool: isPoolStateAccount,
   decodePool,
   buildState: buildCpmmState,
