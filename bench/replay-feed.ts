@@ -8,14 +8,14 @@
  *   each message) carries them.
  * Prints `FEED_READY {json}` once listening.
  */
-import { startGeyserServer } from '../fixtures/localnet/geyser-server.js';
-import { Ledger } from '../fixtures/localnet/ledger.js';
-import type { AccountVersion } from '../fixtures/localnet/ledger-types.js';
-import { accountFrameCount } from '../fixtures/localnet/replay-frames.js';
-import { ReplaySource } from '../fixtures/localnet/replay-select.js';
-import { startReplayServer } from '../fixtures/localnet/replay-server.js';
-import { buildReplayEvents, buildReplayFrames } from '../fixtures/localnet/replay-swaps.js';
-import { buildUniverse, loadUniverse } from '../fixtures/localnet/universe.js';
+import { startGeyserServer } from '../fixtures/localnet/geyser/server.js';
+import { Ledger } from '../fixtures/localnet/ledger/ledger.js';
+import type { AccountVersion } from '../fixtures/localnet/ledger/ledger-types.js';
+import { accountFrameCount } from '../fixtures/localnet/replay/frames.js';
+import { ReplaySource } from '../fixtures/localnet/replay/select.js';
+import { startReplayServer } from '../fixtures/localnet/replay/server.js';
+import { buildReplayEvents, buildReplayFrames } from '../fixtures/localnet/replay/swaps.js';
+import { buildUniverse, loadUniverse } from '../fixtures/localnet/universe/universe.js';
 
 const [mode = 'replay', poolsArg = '200', countArg = '200000', perSlotArg = '100'] = process.argv.slice(2);
 const pools = Number(poolsArg);
