@@ -1,7 +1,7 @@
 /**
  * The serving side of the replay benchmark, in its own process so it never shares a core with the consumer.
  * argv: mode pools count swapsPerSlot
- * - `replay`: the localnet replay server (`fixtures/localnet/replay-server.ts`) serving `count` pre-encoded swap
+ * - `replay`: the localnet replay server (`fixtures/localnet/replay/server.ts`) serving `count` pre-encoded swap
  *   frames of a `pools`-pool universe; each stream ends after its replay. Prints `REPLAY_WRITTEN {stats}` per stream.
  * - `live` (baseline): the localnet's own Geyser server over a ledger; once a subscriber is in, the same swaps
  *   are written to the ledger, one slot per event-loop turn, so the live path (session filters, grpc-js encoding
