@@ -5,7 +5,7 @@
  * argv: pools total perSlot
  */
 import http2 from 'node:http2';
-import { grpcFrames } from '../fixtures/localnet/replay-wire.js';
+import { grpcFrames } from '../fixtures/localnet/replay/wire.js';
 import { floodMessages, floodUniverse } from '../fixtures/synthetic/cpmm-universe.js';
 
 const [pools = 200, total = 200_000, perSlot = 100] = process.argv.slice(2).map(Number);

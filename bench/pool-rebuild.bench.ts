@@ -14,7 +14,7 @@ import type { ChainClock, DexAdapter, PoolDescriptor } from '../engine/adapters/
 import { newRecordFields } from '../engine/ingest/ingest-core.js';
 import { mintDecimalsOf } from '../engine/ingest/mint-decimals.js';
 import { PoolSlab, VIEW_LATEST } from '../engine/slab/pool-slab.js';
-import { buildUniverse } from '../fixtures/localnet/universe.js';
+import { buildUniverse } from '../fixtures/localnet/universe/universe.js';
 
 const TIME_MS = 1500;
 const universe = buildUniverse();

@@ -1,21 +1,21 @@
 /**
  * The serving side of the replay benchmark, in its own process so it never shares a core with the consumer.
  * argv: mode pools count swapsPerSlot
- * - `replay`: the localnet replay server (`fixtures/localnet/replay-server.ts`) serving `count` pre-encoded swap
+ * - `replay`: the localnet replay server (`fixtures/localnet/replay/server.ts`) serving `count` pre-encoded swap
  *   frames of a `pools`-pool universe; each stream ends after its replay. Prints `REPLAY_WRITTEN {stats}` per stream.
  * - `live` (baseline): the localnet's own Geyser server over a ledger; once a subscriber is in, the same swaps
  *   are written to the ledger, one slot per event-loop turn, so the live path (session filters, grpc-js encoding
  *   each message) carries them.
  * Prints `FEED_READY {json}` once listening.
  */
-import { startGeyserServer } from '../fixtures/localnet/geyser-server.js';
-import { Ledger } from '../fixtures/localnet/ledger.js';
-import type { AccountVersion } from '../fixtures/localnet/ledger-types.js';
-import { accountFrameCount } from '../fixtures/localnet/replay-frames.js';
-import { ReplaySource } from '../fixtures/localnet/replay-select.js';
-import { startReplayServer } from '../fixtures/localnet/replay-server.js';
-import { buildReplayEvents, buildReplayFrames } from '../fixtures/localnet/replay-swaps.js';
-import { buildUniverse, loadUniverse } from '../fixtures/localnet/universe.js';
+import { startGeyserServer } from '../fixtures/localnet/geyser/server.js';
+import { Ledger } from '../fixtures/localnet/ledger/ledger.js';
+import type { AccountVersion } from '../fixtures/localnet/ledger/ledger-types.js';
+import { accountFrameCount } from '../fixtures/localnet/replay/frames.js';
+import { ReplaySource } from '../fixtures/localnet/replay/select.js';
+import { startReplayServer } from '../fixtures/localnet/replay/server.js';
+import { buildReplayEvents, buildReplayFrames } from '../fixtures/localnet/replay/swaps.js';
+import { buildUniverse, loadUniverse } from '../fixtures/localnet/universe/universe.js';
 
 const [mode = 'replay', poolsArg = '200', countArg = '200000', perSlotArg = '100'] = process.argv.slice(2);
 const pools = Number(poolsArg);
