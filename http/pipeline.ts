@@ -15,7 +15,7 @@ import { copyAddress, ipText } from './remote-address.js';
 import { isPromiseLike, step, type MaybePromise } from './maybe-promise.js';
 import type { SlotLease } from '../engine/limits/types.js';
 import type { RateLimitStage } from './rate-limit.js';
-import { ANONYMOUS, isStreamReply, type Reply, type RequestContext, type StreamReply } from './request-context.js';
+import { ANONYMOUS, isStreamReply, type Principal, type Reply, type RequestContext, type StreamReply } from './request-context.js';
 import type { RouteDef } from './route.js';
 import type { SseHub } from './sse.js';
 import type { StreamSlotStage } from './stream-slots.js';
@@ -190,6 +190,8 @@ function paramNames(pattern: string): string[] {
 }
 
 function safeDecode(s: string): string {
+  // Why: most parameters hold no escape, and decoding one without '%' gives it back unchanged.
+  if (!s.includes('%')) return s;
   try {
     return decodeURIComponent(s);
   } catch {
@@ -207,10 +209,47 @@ function headerSent(req: HttpRequest, name: string): boolean {
 }
 
 /**
+ * The request context `copyRequest` builds. Why a class: an object literal with a getter is built on a slow path
+ * on every request (3.5% of the price route's JavaScript time in a profile), a class's getters live once on its
+ * prototype. The query is parsed and the peer address formatted only when read.
+ */
+class CopiedRequest implements RequestContext {
+  principal: Principal = ANONYMOUS;
+  /** Set once the body is read (routes that read one), before the pipeline runs. */
+  body: Buffer | null = null;
+  /** The peer address as copied (anonymous callers only; see copyRequest). */
+  rawAddress: Uint8Array | null = null;
+  private parsedQuery: URLSearchParams | undefined;
+  private addressText: string | undefined;
+
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly rawQuery: string,
+    readonly params: Readonly<Record<string, string>>,
+    readonly headers: Readonly<Record<string, string>>,
+    readonly receivedAtMs: number,
+  ) {}
+
+  get query(): URLSearchParams {
+    return (this.parsedQuery ??= new URLSearchParams(this.rawQuery));
+  }
+
+  get remoteAddress(): string {
+    return (this.addressText ??= this.rawAddress ? ipText(this.rawAddress) : '');
+  }
+}
+
+/** The lower-case method `getMethod()` reports for a route's method (uWS names DELETE `del`). */
+function methodOf(route: RouteDef): string {
+  return route.method === 'del' ? 'delete' : route.method;
+}
+
+/**
  * Copies what the pipeline needs out of uWS. Why: `HttpRequest` is stack-allocated and invalid once the
  * handler returns (so after any await or callback); everything must be read here, synchronously.
  */
-export function copyRequest(req: HttpRequest, res: HttpResponse, route: RouteDef, params: readonly string[]): RequestContext {
+export function copyRequest(req: HttpRequest, res: HttpResponse, route: RouteDef, params: readonly string[]): CopiedRequest {
   const headers: Record<string, string> = {};
   for (const h of BASE_HEADERS) {
     // Why: uWS only matches lower-case header names.
@@ -230,34 +269,48 @@ export function copyRequest(req: HttpRequest, res: HttpResponse, route: RouteDef
   }
   const p: Record<string, string> = {};
   for (let i = 0; i < params.length; i++) p[params[i]!] = safeDecode(req.getParameter(i));
-  const rawQuery = req.getQuery() ?? '';
-  const query = new URLSearchParams(rawQuery);
+  // Why the route's method, not getMethod(): a route is mounted for one method, and that saves a native call.
+  const ctx = new CopiedRequest(methodOf(route), req.getUrl(), req.getQuery() ?? '', p, headers, Date.now());
   // Why: the remote address lives on the socket; copy it now (the response may be gone after an abort). Only an
   // anonymous caller needs it (its rate-limit subject): reading it costs a native call per request, so a request
   // that presents a key skips it, and the text is made only when read.
-  const rawAddress = presentedKey({ headers, query }, route) ? null : copyAddress(res.getRemoteAddress());
-  let addressText: string | undefined;
-  return {
-    method: req.getMethod(),
-    path: req.getUrl(),
-    rawQuery,
-    query,
-    params: p,
-    headers,
-    get remoteAddress(): string {
-      return (addressText ??= rawAddress ? ipText(rawAddress) : '');
-    },
-    receivedAtMs: Date.now(),
-    body: null,
-    principal: ANONYMOUS,
-  };
+  if (!presentedKey(ctx, route)) ctx.rawAddress = copyAddress(res.getRemoteAddress());
+  return ctx;
 }
 
-/** Writes a serialized answer. Must run inside a corked callback (or the request handler itself). */
+/** {@link CORS_HEADERS} as header lines, each after a line break (the tail of {@link writeWire}'s one header call). */
+const CORS_TAIL = Object.entries(CORS_HEADERS)
+  .map(([k, v]) => `\r\n${k}: ${v}`)
+  .join('');
+
+/**
+ * Writes a serialized answer: the answer's headers, then {@link CORS_HEADERS}. Must run inside a corked callback
+ * (or the request handler itself).
+ *
+ * Why one `writeHeader` call: uWS writes a header as `key: value\r\n`, with no check of its own, so the first
+ * header's value followed by `\r\nkey: value` for each other header puts exactly the bytes of one call per header on
+ * the wire (http/write-wire.int.test.ts checks it), for one native call instead of six or seven: the biggest cost left on the
+ * price route after pricing was memoized (bench/README.md). Why no `writeStatus` for 200: uWS writes `200 OK`
+ * itself before the first header, the same bytes.
+ */
 export function writeWire(res: HttpResponse, w: WireReply): void {
-  res.writeStatus(statusLine(w.status));
-  for (const k in w.headers) res.writeHeader(k, w.headers[k]!);
-  for (const k in CORS_HEADERS) res.writeHeader(k, CORS_HEADERS[k]!);
+  if (w.status !== 200) res.writeStatus(statusLine(w.status));
+  let key: string | undefined;
+  let value = '';
+  const headers = w.headers;
+  for (const k in headers) {
+    if (key === undefined) {
+      key = k;
+      value = headers[k]!;
+    } else {
+      value += `\r\n${k}: ${headers[k]!}`;
+    }
+  }
+  if (key === undefined) {
+    for (const k in CORS_HEADERS) res.writeHeader(k, CORS_HEADERS[k]!);
+  } else {
+    res.writeHeader(key, value + CORS_TAIL);
+  }
   res.end(w.body);
 }
 
@@ -347,7 +400,8 @@ export function mountRoute(app: TemplatedApp, route: RouteDef, deps: MountDeps):
       readBody(res, life, maxBody, route, ctx.path, (body) => {
         settled = true;
         life.onAbort = null;
-        const out = runPipeline(route, { ...ctx, body }, deps.stages);
+        ctx.body = body;
+        const out = runPipeline(route, ctx, deps.stages);
         if (isPromiseLike(out)) out.then((o) => deliver(res, life, o, route, deps));
         else deliver(res, life, out, route, deps);
       }, settle);
