@@ -36,8 +36,8 @@ test('the same token in the same ms and inputs version is priced and serialized 
   assert.equal(svc.pricedAt.length, 1);
   assert.equal(b, a);
   assert.equal(a.status, 200);
-  assert.equal(a.json, JSON.stringify(a.body));
-  assert.equal(serializeReply(b).body, JSON.stringify(a.body));
+  assert.equal(String(a.json), JSON.stringify(a.body));
+  assert.equal(String(serializeReply(b).body), JSON.stringify(a.body));
 });
 
 test('a new ms prices again, at that ms (timestamp and ages stay exact)', () => {

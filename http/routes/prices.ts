@@ -76,7 +76,8 @@ export function priceRoute(svc: PriceService, opts: PriceRouteOptions = {}): Rou
       const entry = svc.price(resolved, false, nowMs);
       const status = isPrice(entry) ? 200 : 404;
       if (known === null) return { status, body: entry };
-      const reply: Reply = { status, body: entry, json: JSON.stringify(entry) };
+      // Why bytes: uWS copies a buffer as it is, a string is converted to UTF-8 again on every write.
+      const reply: Reply = { status, body: entry, json: Buffer.from(JSON.stringify(entry)) };
       known.set(input, reply);
       return reply;
     },
