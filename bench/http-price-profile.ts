@@ -70,7 +70,6 @@ await net.stop();
 const file = join(tmpdir(), `http-price-${Date.now()}.cpuprofile`);
 writeFileSync(file, JSON.stringify(profile));
 const rps = /Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1];
-const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const total = profile.samples.length;
 let idle = 0;
 const selfByFn = new Map<string, number>();
@@ -87,7 +86,6 @@ for (const n of profile.nodes) {
     selfByLine.set(l, (selfByLine.get(l) ?? 0) + p.ticks);
   }
 }
-void byId;
 const busy = total - idle;
 const pct = (x: number): string => `${((100 * x) / busy).toFixed(1)}%`;
 console.log(`wrk ${url}: ${rps} req/s; ${total} samples, main thread busy ${((100 * busy) / total).toFixed(1)}%; profile ${file}`);
