@@ -15,7 +15,7 @@ import { copyAddress, ipText } from './remote-address.js';
 import { isPromiseLike, step, type MaybePromise } from './maybe-promise.js';
 import type { SlotLease } from '../engine/limits/types.js';
 import type { RateLimitStage } from './rate-limit.js';
-import { ANONYMOUS, isStreamReply, type Reply, type RequestContext, type StreamReply } from './request-context.js';
+import { ANONYMOUS, isStreamReply, type Principal, type Reply, type RequestContext, type StreamReply } from './request-context.js';
 import type { RouteDef } from './route.js';
 import type { SseHub } from './sse.js';
 import type { StreamSlotStage } from './stream-slots.js';
@@ -56,18 +56,25 @@ export interface WireStream {
 export type PipelineOutcome = WireReply | WireStream;
 
 const JSON_TYPE = 'application/json';
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
-/** Serializes a handler reply: objects to JSON, strings and buffers as given; default content type JSON. */
-export function serializeReply(reply: Reply): WireReply {
+/**
+ * Serializes a handler reply: objects to JSON (or the handler's own `json` of it), strings and buffers as given;
+ * default content type JSON; `extra` headers (rate limits) after the reply's own.
+ */
+export function serializeReply(reply: Reply, extra?: Readonly<Record<string, string>>): WireReply {
   const b = reply.body;
-  const body = typeof b === 'string' || Buffer.isBuffer(b) ? b : b instanceof Uint8Array ? Buffer.from(b) : JSON.stringify(b ?? null);
+  const body =
+    reply.json ?? (typeof b === 'string' || Buffer.isBuffer(b) ? b : b instanceof Uint8Array ? Buffer.from(b) : JSON.stringify(b ?? null));
   // Why Object.assign, not spread: V8 spreads objects with hyphenated header keys on a slow path (~2 µs here).
-  const headers = reply.headers?.['content-type'] ? Object.assign({}, reply.headers) : Object.assign({ 'content-type': JSON_TYPE }, reply.headers);
+  const headers = reply.headers?.['content-type']
+    ? Object.assign({}, reply.headers, extra)
+    : Object.assign({ 'content-type': JSON_TYPE }, reply.headers, extra);
   return { kind: 'reply', status: reply.status, headers, body };
 }
 
 /** Turns anything thrown into a serialized catalog error (500 INTERNAL for the unexpected, logged). */
-export function toErrorWire(e: unknown, routeName: string, path: string, extraHeaders: Record<string, string> = {}): WireReply {
+export function toErrorWire(e: unknown, routeName: string, path: string, extraHeaders: Readonly<Record<string, string>> = NO_HEADERS): WireReply {
   let answer;
   if (isApiError(e)) {
     answer = errorAnswer(e);
@@ -85,7 +92,7 @@ export function toErrorWire(e: unknown, routeName: string, path: string, extraHe
   };
 }
 
-function withHeaders(w: CachedReply, extra: Record<string, string>, cache?: 'hit' | 'miss'): WireReply {
+function withHeaders(w: CachedReply, extra: Readonly<Record<string, string>>, cache?: 'hit' | 'miss'): WireReply {
   const headers: Record<string, string> = Object.assign({}, w.headers, extra);
   if (cache) headers['x-cache'] = cache;
   return cache ? { kind: 'reply', status: w.status, headers, body: w.body, cache } : { kind: 'reply', status: w.status, headers, body: w.body };
@@ -114,7 +121,8 @@ export function cacheKey(ctx: RequestContext): string {
  * stream is given back here.
  */
 export function runPipeline(route: RouteDef, ctx: RequestContext, stages: PipelineStages): MaybePromise<PipelineOutcome> {
-  const extraHeaders: Record<string, string> = {};
+  // The rate-limit stage's headers, taken as they are (only ever merged into new objects, never written to).
+  let extraHeaders: Readonly<Record<string, string>> = NO_HEADERS;
   let lease: SlotLease | null = null;
   const done = (o: PipelineOutcome): PipelineOutcome => {
     if (o.kind === 'reply' && lease !== null) lease.release();
@@ -126,7 +134,7 @@ export function runPipeline(route: RouteDef, ctx: RequestContext, stages: Pipeli
     const out = step(stages.auth(ctx, route), (principal) => {
       ctx.principal = principal;
       return step(route.meter !== null ? stages.rateLimit(ctx, route) : undefined, (rl) => {
-        if (rl?.headers) Object.assign(extraHeaders, rl.headers);
+        if (rl?.headers) extraHeaders = rl.headers;
         const slot = route.stream && stages.slots ? stages.slots(ctx) : null;
         return step(slot, (l): MaybePromise<PipelineOutcome> => {
           lease = l;
@@ -138,12 +146,14 @@ export function runPipeline(route: RouteDef, ctx: RequestContext, stages: Pipeli
           }
           return step(route.handler(ctx), (reply): PipelineOutcome => {
             if (isStreamReply(reply)) return done({ kind: 'stream', headers: { ...extraHeaders }, stream: reply.stream, lease });
+            // Why: a reply the anonymous cache does not see is built with its extra headers in one merge.
+            if (key === null) return done(serializeReply(reply, extraHeaders));
             const wire = serializeReply(reply);
-            if (key !== null && isCacheableStatus(wire.status)) {
+            if (isCacheableStatus(wire.status)) {
               const entry: CachedReply = route.ageCached ? { ...wire, source: reply.body, storedAtMs: Date.now() } : wire;
               stages.cache!.set(key, entry, route.anonCacheTtlMs);
             }
-            return done(withHeaders(wire, extraHeaders, key !== null ? 'miss' : undefined));
+            return done(withHeaders(wire, extraHeaders, 'miss'));
           });
         });
       });
@@ -186,6 +196,8 @@ function paramNames(pattern: string): string[] {
 }
 
 function safeDecode(s: string): string {
+  // Why: most parameters hold no escape, and decoding one without '%' gives it back unchanged.
+  if (!s.includes('%')) return s;
   try {
     return decodeURIComponent(s);
   } catch {
@@ -203,10 +215,47 @@ function headerSent(req: HttpRequest, name: string): boolean {
 }
 
 /**
+ * The request context `copyRequest` builds. Why a class: an object literal with a getter is built on a slow path
+ * on every request (3.5% of the price route's JavaScript time in a profile), a class's getters live once on its
+ * prototype. The query is parsed and the peer address formatted only when read.
+ */
+class CopiedRequest implements RequestContext {
+  principal: Principal = ANONYMOUS;
+  /** Set once the body is read (routes that read one), before the pipeline runs. */
+  body: Buffer | null = null;
+  /** The peer address as copied (anonymous callers only; see copyRequest). */
+  rawAddress: Uint8Array | null = null;
+  private parsedQuery: URLSearchParams | undefined;
+  private addressText: string | undefined;
+
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly rawQuery: string,
+    readonly params: Readonly<Record<string, string>>,
+    readonly headers: Readonly<Record<string, string>>,
+    readonly receivedAtMs: number,
+  ) {}
+
+  get query(): URLSearchParams {
+    return (this.parsedQuery ??= new URLSearchParams(this.rawQuery));
+  }
+
+  get remoteAddress(): string {
+    return (this.addressText ??= this.rawAddress ? ipText(this.rawAddress) : '');
+  }
+}
+
+/** The lower-case method `getMethod()` reports for a route's method (uWS names DELETE `del`). */
+function methodOf(route: RouteDef): string {
+  return route.method === 'del' ? 'delete' : route.method;
+}
+
+/**
  * Copies what the pipeline needs out of uWS. Why: `HttpRequest` is stack-allocated and invalid once the
  * handler returns (so after any await or callback); everything must be read here, synchronously.
  */
-export function copyRequest(req: HttpRequest, res: HttpResponse, route: RouteDef, params: readonly string[]): RequestContext {
+export function copyRequest(req: HttpRequest, res: HttpResponse, route: RouteDef, params: readonly string[]): CopiedRequest {
   const headers: Record<string, string> = {};
   for (const h of BASE_HEADERS) {
     // Why: uWS only matches lower-case header names.
@@ -226,34 +275,48 @@ export function copyRequest(req: HttpRequest, res: HttpResponse, route: RouteDef
   }
   const p: Record<string, string> = {};
   for (let i = 0; i < params.length; i++) p[params[i]!] = safeDecode(req.getParameter(i));
-  const rawQuery = req.getQuery() ?? '';
-  const query = new URLSearchParams(rawQuery);
+  // Why the route's method, not getMethod(): a route is mounted for one method, and that saves a native call.
+  const ctx = new CopiedRequest(methodOf(route), req.getUrl(), req.getQuery() ?? '', p, headers, Date.now());
   // Why: the remote address lives on the socket; copy it now (the response may be gone after an abort). Only an
   // anonymous caller needs it (its rate-limit subject): reading it costs a native call per request, so a request
   // that presents a key skips it, and the text is made only when read.
-  const rawAddress = presentedKey({ headers, query }, route) ? null : copyAddress(res.getRemoteAddress());
-  let addressText: string | undefined;
-  return {
-    method: req.getMethod(),
-    path: req.getUrl(),
-    rawQuery,
-    query,
-    params: p,
-    headers,
-    get remoteAddress(): string {
-      return (addressText ??= rawAddress ? ipText(rawAddress) : '');
-    },
-    receivedAtMs: Date.now(),
-    body: null,
-    principal: ANONYMOUS,
-  };
+  if (!presentedKey(ctx, route)) ctx.rawAddress = copyAddress(res.getRemoteAddress());
+  return ctx;
 }
 
-/** Writes a serialized answer. Must run inside a corked callback (or the request handler itself). */
+/** {@link CORS_HEADERS} as header lines, each after a line break (the tail of {@link writeWire}'s one header call). */
+const CORS_TAIL = Object.entries(CORS_HEADERS)
+  .map(([k, v]) => `\r\n${k}: ${v}`)
+  .join('');
+
+/**
+ * Writes a serialized answer: the answer's headers, then {@link CORS_HEADERS}. Must run inside a corked callback
+ * (or the request handler itself).
+ *
+ * Why one `writeHeader` call: uWS writes a header as `key: value\r\n`, with no check of its own, so the first
+ * header's value followed by `\r\nkey: value` for each other header puts exactly the bytes of one call per header on
+ * the wire (http/write-wire.int.test.ts checks it), for one native call instead of six or seven: the biggest cost left on the
+ * price route after pricing was memoized (bench/README.md). Why no `writeStatus` for 200: uWS writes `200 OK`
+ * itself before the first header, the same bytes.
+ */
 export function writeWire(res: HttpResponse, w: WireReply): void {
-  res.writeStatus(statusLine(w.status));
-  for (const k in w.headers) res.writeHeader(k, w.headers[k]!);
-  for (const k in CORS_HEADERS) res.writeHeader(k, CORS_HEADERS[k]!);
+  if (w.status !== 200) res.writeStatus(statusLine(w.status));
+  let key: string | undefined;
+  let value = '';
+  const headers = w.headers;
+  for (const k in headers) {
+    if (key === undefined) {
+      key = k;
+      value = headers[k]!;
+    } else {
+      value += `\r\n${k}: ${headers[k]!}`;
+    }
+  }
+  if (key === undefined) {
+    for (const k in CORS_HEADERS) res.writeHeader(k, CORS_HEADERS[k]!);
+  } else {
+    res.writeHeader(key, value + CORS_TAIL);
+  }
   res.end(w.body);
 }
 
@@ -262,15 +325,23 @@ interface Lifecycle {
   onAbort: (() => void) | null;
 }
 
-function deliver(res: HttpResponse, life: Lifecycle, out: PipelineOutcome, route: RouteDef, deps: MountDeps): void {
+/**
+ * Writes a pipeline outcome. `inHandler`: called from the uWS request handler itself (the synchronous path).
+ */
+function deliver(res: HttpResponse, life: Lifecycle, out: PipelineOutcome, route: RouteDef, deps: MountDeps, inHandler = false): void {
   deps.tracker.inflight--;
   // Why: touching `res` after onAborted fired throws ("must not be accessed after ... onAborted").
   if (life.aborted) {
     if (out.kind === 'stream') out.lease?.release();
     return;
   }
-  // Why: writes outside the request handler must be corked (one syscall; uWS warns otherwise). Inside the
-  // handler (sync path) uWS is already corked and a nested cork just runs the callback.
+  // Why: inside the request handler uWS already holds the socket corked, and a nested cork would only run its
+  // callback: a reply is written directly (one native call and one closure fewer per request).
+  if (inHandler && out.kind === 'reply') {
+    writeWire(res, out);
+    return;
+  }
+  // Why: writes outside the request handler must be corked (one syscall; uWS warns otherwise).
   res.cork(() => {
     if (out.kind === 'reply') {
       writeWire(res, out);
@@ -343,7 +414,8 @@ export function mountRoute(app: TemplatedApp, route: RouteDef, deps: MountDeps):
       readBody(res, life, maxBody, route, ctx.path, (body) => {
         settled = true;
         life.onAbort = null;
-        const out = runPipeline(route, { ...ctx, body }, deps.stages);
+        ctx.body = body;
+        const out = runPipeline(route, ctx, deps.stages);
         if (isPromiseLike(out)) out.then((o) => deliver(res, life, o, route, deps));
         else deliver(res, life, out, route, deps);
       }, settle);
@@ -360,6 +432,6 @@ export function mountRoute(app: TemplatedApp, route: RouteDef, deps: MountDeps):
       });
     }
     if (isPromiseLike(out)) out.then((o) => deliver(res, life, o, route, deps));
-    else deliver(res, life, out, route, deps);
+    else deliver(res, life, out, route, deps, true);
   });
 }

@@ -42,12 +42,27 @@ export interface QuotaRateLimitOptions {
   readonly quota?: (category: Category, tier: Tier) => number;
 }
 
+// The last limit and reset formatted: they change once a window per quota, the remainder with every request.
+let lastLimit = NaN;
+let lastLimitText = '';
+let lastResetS = NaN;
+let lastResetText = '';
+
 /** The rate-limit headers of a decision. */
 export function rateLimitHeaders(d: WindowDecision): Record<string, string> {
+  if (d.limit !== lastLimit) {
+    lastLimit = d.limit;
+    lastLimitText = String(d.limit);
+  }
+  const resetS = Math.ceil(d.resetAtMs / 1000);
+  if (resetS !== lastResetS) {
+    lastResetS = resetS;
+    lastResetText = String(resetS);
+  }
   return {
-    'x-ratelimit-limit': String(d.limit),
+    'x-ratelimit-limit': lastLimitText,
     'x-ratelimit-remaining': String(Math.max(0, d.limit - d.used)),
-    'x-ratelimit-reset': String(Math.ceil(d.resetAtMs / 1000)),
+    'x-ratelimit-reset': lastResetText,
   };
 }
 

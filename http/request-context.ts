@@ -51,6 +51,11 @@ export interface Reply {
   readonly status: number;
   readonly body: unknown;
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * `JSON.stringify(body)` (as text or UTF-8 bytes), when the handler already holds it (a memoized answer): written
+   * as is instead of serializing `body` again. `body` stays the object (the anonymous cache ages it).
+   */
+  readonly json?: string | Buffer;
 }
 
 /** What a stream handler returns once the request is validated: the first frame and the open hook. */

@@ -7,7 +7,7 @@ import { ADAPTERS_BY_DEX_INDEX } from '../engine/adapters/by-dex-index.js';
 import { Catalog } from '../engine/catalog/catalog.js';
 import { loadCatalogTokens } from '../engine/catalog/load.js';
 import { SlabPriceService } from '../engine/services/price-service.js';
-import { ChangeRing } from '../engine/slab/change-ring.js';
+import { ChangeRing, changeCounter } from '../engine/slab/change-ring.js';
 import { MintTable } from '../engine/slab/mint-table.js';
 import { PoolSlab } from '../engine/slab/pool-slab.js';
 import { startIngestWorker, type IngestHost } from '../workers/ingest-host.js';
@@ -102,6 +102,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     catalog,
     batchPricer: (tokens, optimistic) => quotePool.prices(tokens.map((t) => ({ token: t.token, mint: t.mint })), optimistic),
     batchThreshold: cfg.priceBatchThreshold,
+    changeCount: changeCounter(changes.sab),
   });
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((r) => (markReady = r));

@@ -42,8 +42,17 @@ export interface PriceService {
   resolve(input: string): ResolvedToken | null;
   /** Every tracked (catalog) token. */
   trackedTokens(): readonly ResolvedToken[];
-  /** The price of one token, read directly from the slabs; `optimistic` selects the latest processed state. */
-  price(token: ResolvedToken, optimistic: boolean): PriceEntry;
+  /**
+   * The price of one token, read directly from the slabs; `optimistic` selects the latest processed state. Ages
+   * and `timestamp` are taken at `nowMs` (default: now).
+   */
+  price(token: ResolvedToken, optimistic: boolean, nowMs?: number): PriceEntry;
+  /**
+   * A value that moves whenever any price's inputs may have changed (ingest published a pool change, a pool was
+   * added). Equal values at the same ms mean a price computed then is still exactly what `price` would return. Null
+   * (or absent) when the service cannot tell: then nothing may be memoized.
+   */
+  inputsVersion?(): number | null;
   /** Prices of many tokens in one call (one worker task when a pool is used). */
   prices(tokens: readonly ResolvedToken[], optimistic: boolean): Promise<PriceEntry[]>;
   /** Subscribes to price-input changes; returns the unsubscribe function. */

@@ -31,6 +31,11 @@ export interface SlabPriceServiceOptions {
   readonly connectorsCheckedPerToken?: number;
   /** Batches at least this large go to `batchPricer`; smaller ones are read directly. */
   readonly batchThreshold?: number;
+  /**
+   * The change ring's published count (`changeCounter` of `engine/slab/change-ring.ts`): what makes
+   * {@link SlabPriceService.inputsVersion} known. Absent: the version is null and prices are never memoized.
+   */
+  readonly changeCount?: () => number;
 }
 
 /** {@link PriceService} over the slabs. */
@@ -81,8 +86,16 @@ export class SlabPriceService implements PriceService {
     return this.tracked.map((t) => ({ ...t, indexed: this.o.mints.idOf(t.mint) !== undefined }));
   }
 
-  price(token: ResolvedToken, optimistic: boolean): PriceEntry {
-    return this.deriver.price(token.token, token.mint, optimistic);
+  price(token: ResolvedToken, optimistic: boolean, nowMs = Date.now()): PriceEntry {
+    return this.deriver.price(token.token, token.mint, optimistic, nowMs);
+  }
+
+  inputsVersion(): number | null {
+    const count = this.o.changeCount;
+    if (count === undefined) return null;
+    // Every pool write is announced on the ring; a pool added also moves the topology generation. Both fit in one
+    // exact double: the count as an unsigned 32-bit word, the generation above it.
+    return (count() >>> 0) + this.o.slab.generation() * 2 ** 32;
   }
 
   async prices(tokens: readonly ResolvedToken[], optimistic: boolean): Promise<PriceEntry[]> {

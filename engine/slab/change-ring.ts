@@ -84,6 +84,17 @@ export interface ChangeBatch {
   readonly lapped: boolean;
 }
 
+/**
+ * The ring's published count, read without a cursor: a number that moves with every publish (every pool change
+ * ingest announces), for readers that only need to know whether anything changed since they last looked (memos).
+ */
+export function changeCounter(sab: SharedArrayBuffer): () => number {
+  const words = new Int32Array(sab);
+  if (words[W_MAGIC] !== MAGIC) throw new Error('CHANGE_RING_MAGIC_MISMATCH: not a change ring');
+  // Why Atomics.load: pairs with the writer's Atomics.store in publish(); a new count means the slab moved.
+  return () => Atomics.load(words, W_COUNT);
+}
+
 /** One reader's cursor over a ring. Any number of readers, each in any thread. */
 export class ChangeReader {
   private readonly words: Int32Array;

@@ -7,6 +7,7 @@ import { isPrice, type PriceEntry } from '../../engine/router/price-types.js';
 import type { PriceService, ResolvedToken } from '../../engine/services/price-service-types.js';
 import { ApiError } from '../errors.js';
 import { listParam } from '../query.js';
+import type { Reply } from '../request-context.js';
 import type { RouteDef } from '../route.js';
 import { requireReady } from './warm-gate.js';
 
@@ -18,10 +19,37 @@ export const PRICE_ANON_CACHE_MS = 2000;
 /** Options shared by the price routes. */
 export interface PriceRouteOptions {
   readonly anonCacheTtlMs?: number;
+  /** Clock of the single-price route (tests); default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/**
+ * Answers of one ms, by token as given in the path: a price is a function of the slabs and of the ms it is taken
+ * at (its ages and `timestamp` are whole ms), so within one ms, while the price service reports no change to its
+ * inputs, the same token gets the same answer. Why: under load a token is asked many times a ms; resolving,
+ * pricing and serializing once per ms instead of once per request is most of the route's own cost
+ * (bench/README.md). Held for one ms and one inputs version only: bounded by the requests of one ms.
+ */
+class PriceMemo {
+  private atMs = -1;
+  private version = -1;
+  private readonly byInput = new Map<string, Reply>();
+
+  /** The memo valid at `nowMs` and `version` (emptied when either moved). */
+  at(nowMs: number, version: number): Map<string, Reply> {
+    if (nowMs !== this.atMs || version !== this.version) {
+      this.byInput.clear();
+      this.atMs = nowMs;
+      this.version = version;
+    }
+    return this.byInput;
+  }
 }
 
 /** GET /v1/price/:token: a price object, 404 with the unavailable body, or 400 for an unresolvable token. */
 export function priceRoute(svc: PriceService, opts: PriceRouteOptions = {}): RouteDef {
+  const memo = new PriceMemo();
+  const now = opts.now ?? Date.now;
   return {
     name: 'price',
     method: 'get',
@@ -34,14 +62,24 @@ export function priceRoute(svc: PriceService, opts: PriceRouteOptions = {}): Rou
     handler: (ctx) => {
       requireReady(svc);
       const input = ctx.params.token ?? '';
+      const nowMs = now();
+      const version = svc.inputsVersion?.() ?? null;
+      const known = version === null ? null : memo.at(nowMs, version);
+      const hit = known?.get(input);
+      if (hit !== undefined) return hit;
       const resolved = svc.resolve(input);
       if (!resolved) {
         throw new ApiError('INVALID_REQUEST', 'Unknown token', {
           details: `"${input}" is neither a tracked symbol nor a valid mint`,
         });
       }
-      const entry = svc.price(resolved, false);
-      return { status: isPrice(entry) ? 200 : 404, body: entry };
+      const entry = svc.price(resolved, false, nowMs);
+      const status = isPrice(entry) ? 200 : 404;
+      if (known === null) return { status, body: entry };
+      // Why bytes: uWS copies a buffer as it is, a string is converted to UTF-8 again on every write.
+      const reply: Reply = { status, body: entry, json: Buffer.from(JSON.stringify(entry)) };
+      known.set(input, reply);
+      return reply;
     },
   };
 }
