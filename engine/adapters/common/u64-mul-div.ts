@@ -24,6 +24,8 @@ const TWO53 = 9_007_199_254_740_992;
 /** An estimate at or past this proves a quotient of at least 2^64 (step 1). */
 const PAST_U64 = 18_446_744_073_710_600_000;
 const INV24 = 1 / TWO24;
+/** How far from an integer the float r / d must be for its floor to be certain (its error is below 2^-36). */
+const FRAC_MARGIN = 2 ** -30;
 
 /**
  * `floor(a * b / d)` (or the ceiling when `ceil`) for u64 pairs `a`, `b` (`hi < 2^32`) and `d` in [1, 2^65)
@@ -45,7 +47,7 @@ export function mulDivPair(
   }
   const est = Math.floor(p / df);
   if (est >= PAST_U64) return false;
-  let qHi = Math.floor(est / TWO32);
+  const qHi = Math.floor(est / TWO32);
   let qLo = est - qHi * TWO32;
   // 24-bit limbs (x2 is the top: 16 bits for a u64, 17 for d and q below 2^65).
   const a0 = aLo & 0xff_ffff;
@@ -60,21 +62,36 @@ export function mulDivPair(
   const q2 = Math.floor(qHi / 65_536);
   const q0 = qLo & 0xff_ffff;
   const q1 = (qLo >>> 24) + (qHi - q2 * 65_536) * 256;
-  // r = a * b - q * d, column by column, then carries (each carry an exact floor of a multiple of 2^-24).
-  let t = a0 * b0 - q0 * d0;
-  let k = Math.floor(t * INV24);
-  let r0 = t - k * TWO24;
-  t = a0 * b1 + a1 * b0 - q0 * d1 - q1 * d0 + k;
+  // r = a * b - q * d, column by column (each exact, below 2^51 in magnitude).
+  const c0 = a0 * b0 - q0 * d0;
+  const c1 = a0 * b1 + a1 * b0 - q0 * d1 - q1 * d0;
+  const c2 = a0 * b2 + a1 * b1 + a2 * b0 - q0 * d2 - q1 * d1 - q2 * d0;
+  const c3 = a1 * b2 + a2 * b1 - q1 * d2 - q2 * d1;
+  const c4 = a2 * b2 - q2 * d2;
+  // |r| < 2^79, so c4 * 2^24 + c3 and then its * 2^24 + c2 are exact (their exact values are below 2^53); the two
+  // last steps round once each: fl(r) within 2^-51 of r, relative, or exact.
+  const x = ((((c4 * TWO24 + c3) * TWO24 + c2) * TWO24 + c1) * TWO24 + c0) / df;
+  let delta = Math.floor(x);
+  const frac = x - delta;
+  if (frac > FRAC_MARGIN && frac < 1 - FRAC_MARGIN) {
+    // x is within 2^-36 of r / d (|r / d| < 2^15): r / d is not an integer and its floor is delta.
+    qLo += ceil ? delta + 1 : delta;
+    return carry(qHi, qLo);
+  }
+  // r / d is an integer or close to one: the exact remainder decides. Carry the columns (exact divisions by 2^24).
+  let k = Math.floor(c0 * INV24);
+  let r0 = c0 - k * TWO24;
+  let t = c1 + k;
   k = Math.floor(t * INV24);
   let r1 = t - k * TWO24;
-  t = a0 * b2 + a1 * b1 + a2 * b0 - q0 * d2 - q1 * d1 - q2 * d0 + k;
+  t = c2 + k;
   k = Math.floor(t * INV24);
   let r2 = t - k * TWO24;
   // The two top columns only add up to the small h (their multiples of 2^24 cancel: |r| < 2^79).
-  let h = a1 * b2 + a2 * b1 - q1 * d2 - q2 * d1 + k + (a2 * b2 - q2 * d2) * TWO24;
-  // delta = floor(r / d) or one off; then r -= delta * d exactly.
-  const delta = Math.floor((((h * TWO24 + r2) * TWO24 + r1) * TWO24 + r0) / df);
+  let h = c3 + k + c4 * TWO24;
+  delta = Math.floor((((h * TWO24 + r2) * TWO24 + r1) * TWO24 + r0) / df);
   if (delta !== 0) {
+    // r -= delta * d exactly (|delta| < 2^15: products below 2^39).
     t = r0 - delta * d0;
     k = Math.floor(t * INV24);
     r0 = t - k * TWO24;
@@ -111,7 +128,11 @@ export function mulDivPair(
     } else zero = h === 0 && r2 === 0 && r1 === 0 && r0 === 0;
   }
   if (ceil && !zero) qLo += 1;
-  // Carry qLo (within 2^16 of [0, 2^32)) into qHi.
+  return carry(qHi, qLo);
+}
+
+/** PAIR = qHi * 2^32 + qLo for qLo within 2^16 of [0, 2^32); false past u64. */
+function carry(qHi: number, qLo: number): boolean {
   if (qLo < 0) {
     qLo += TWO32;
     qHi -= 1;

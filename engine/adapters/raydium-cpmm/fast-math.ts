@@ -1,153 +1,214 @@
 /**
- * The f64 fast path of the CPMM swap math: the same formulas as `math.ts`, step for step, on f64 integers, for
- * the swaps whose every input, intermediate and result is an integer below 2^53. The products of two such values
- * (`amount * rate`, `amount * reserve`) reach 2^106 and are divided exactly by `common/exact-f64.ts` (a
- * two-product and a checked quotient, never an estimate). Reserves may be larger (pools near u64): then the curve
- * step alone runs in bigint and the rest stays in f64 while its values do. Any step that leaves that range, and
- * every swap that does not succeed, returns null: the caller then runs the bigint port, so rejections keep one
- * implementation.
+ * The fast path of the CPMM swap math: the same formulas as `math.ts`, step for step, on u64 values held as f64
+ * pairs (`common/u64-pair.ts`: `hi * 2^32 + lo`), exact for every u64 without bigint arithmetic. Fee steps
+ * (`x * rate / 1e6`, `x * 1e6 / (1e6 - rate)`, the creator split) are `mulDivSmall`; the curve step
+ * (`floor(in * rout / (rin + in))`, `ceil(rin * out / (rout - out))`, 128-bit products) is `mulDivPair`. Only
+ * the result's bigints are made, and each distinct value once.
+ *
+ * A swap that does not succeed returns null, and so does one whose rates are outside the fee range (a rate above
+ * 1e6, or a trade or creator rate of 1e6 or more), or whose input would take the input vault past u64: the caller
+ * then runs the bigint port, so every rejection and refusal keeps one implementation.
  */
-import { NO_F64, TWO53, mulDivCeil, mulDivFloor, toBig, u64F64 } from '../common/exact-f64.js';
+import { mulDivPair } from '../common/u64-mul-div.js';
+import { PAIR, TWO32, addPair, mulDivSmall, pairAtLeast, pairBig, readU64, subPair } from '../common/u64-pair.js';
 import type { CpmmFeeRates, CpmmSwap } from './math.js';
 import { cpmmSwap } from './swap-result.js';
 
+/** The program's fee-rate denominator. */
 const DEN = 1_000_000;
 
 /** Largest u64: an amount above it is refused by the bigint path (no instruction carries it). */
 const U64_MAX = 0xffff_ffff_ffff_ffffn;
 
 /**
- * The f64 of a u64 reserve or rate when it is below 2^53, else NO_F64. Rates are u64 account fields; amounts and
- * reserves are checked against u64 before (a larger bigint would read modulo 2^64).
+ * The protocol and fund shares of a trade fee and the result object: pairs are (hi, lo); `in`, `out` and the
+ * curve's amounts come as bigints (the user's own amount where it is one of them: no new bigint).
  */
-const f64 = u64F64;
-
-/** The bigint of a non-negative f64 integer result, reusing `0n`. */
-function big(x: number): bigint {
-  return x === 0 ? 0n : toBig(x);
-}
-
-/**
- * The OK swap of the f64 path: the fee split (protocol and fund are floor shares of the trade fee) and bigints.
- * `inAmount` / `outAmount` are given as both f64 and bigint (one of them is the caller's own amount); equal values
- * share one bigint, so a quote allocates only the distinct amounts it reports.
- */
-function okF64(
-  inF: number, inAmount: bigint, outF: number, outAmount: bigint, trade: number, creator: number, rates: CpmmFeeRates,
-  onInput: boolean, swappedIn: number, swappedOut: number, swappedOutBig: bigint | null = null,
-): CpmmSwap | null {
-  const p = f64(rates.protocolFeeRate);
-  const f = f64(rates.fundFeeRate);
-  if (p === NO_F64 || f === NO_F64) return null;
-  const protocol = mulDivFloor(trade, p, DEN);
-  const fund = mulDivFloor(trade, f, DEN);
-  if (protocol === NO_F64 || fund === NO_F64) return null;
-  const tradeBig = big(trade);
-  const feeBig = !onInput || creator === 0 ? tradeBig : big(trade + creator);
+function okSwap(
+  inBig: bigint, outBig: bigint, feeHi: number, feeLo: number, trHi: number, trLo: number, crHi: number, crLo: number,
+  p: number, f: number, onInput: boolean, swappedInBig: bigint, swappedOutBig: bigint,
+): CpmmSwap {
+  const tradeBig = pairBig(trHi, trLo);
+  const feeBig = feeHi === trHi && feeLo === trLo ? tradeBig : pairBig(feeHi, feeLo);
+  let protocolBig = 0n;
+  if (p !== 0 && (trHi !== 0 || trLo !== 0)) {
+    mulDivSmall(trHi, trLo, p, DEN, false);
+    protocolBig = PAIR.hi === trHi && PAIR.lo === trLo ? tradeBig : pairBig(PAIR.hi, PAIR.lo);
+  }
+  let fundBig = 0n;
+  if (f !== 0 && (trHi !== 0 || trLo !== 0)) {
+    mulDivSmall(trHi, trLo, f, DEN, false);
+    fundBig = PAIR.hi === trHi && PAIR.lo === trLo ? tradeBig : pairBig(PAIR.hi, PAIR.lo);
+  }
   return cpmmSwap(
-    'OK', inAmount, outAmount, feeBig, tradeBig, big(creator), protocol === trade ? tradeBig : big(protocol),
-    fund === trade ? tradeBig : big(fund), onInput, swappedIn === inF ? inAmount : big(swappedIn),
-    swappedOut === outF ? outAmount : swappedOutBig ?? big(swappedOut),
+    'OK', inBig, outBig, feeBig, tradeBig, pairBig(crHi, crLo), protocolBig, fundBig, onInput, swappedInBig, swappedOutBig,
   );
 }
 
-/** `swapBaseInput` on f64 integers; null where it does not apply (see the file header). */
-export function swapBaseInputF64(amountIn: bigint, reserveIn: bigint, reserveOut: bigint, rates: CpmmFeeRates, onInput: boolean): CpmmSwap | null {
-  if (amountIn > U64_MAX || reserveIn > U64_MAX || reserveOut > U64_MAX) return null;
-  const a = f64(amountIn);
-  const t = f64(rates.tradeFeeRate);
-  const c = f64(rates.creatorFeeRate);
-  if (a <= 0 || reserveIn <= 0n || reserveOut <= 0n || t === NO_F64 || c === NO_F64) return null;
-  const ri = f64(reserveIn);
-  const ro = f64(reserveOut);
-  let trade: number;
-  let creator = 0;
-  let less: number;
-  if (onInput) {
-    const rate = t + c;
-    if (rate === 0 || rate >= TWO53) return null;
-    // One ceiling over the combined rate, then a floor split (the program's split_creator_fee).
-    const total = mulDivCeil(a, rate, DEN);
-    if (total === NO_F64 || total > a) return null;
-    creator = mulDivFloor(total, c, rate);
-    trade = total - creator;
-    less = a - total;
-  } else {
-    trade = mulDivCeil(a, t, DEN);
-    if (trade === NO_F64 || trade > a) return null;
-    less = a - trade;
-  }
-  let swapped: number;
-  let swappedBig: bigint | null = null;
-  if (ri !== NO_F64 && ro !== NO_F64 && ri + less < TWO53) swapped = mulDivFloor(less, ro, ri + less);
-  else {
-    // Reserves past 2^53: the curve step in bigint (reserveIn > 0, so the denominator is not zero).
-    const lessBig = big(less);
-    swappedBig = (lessBig * reserveOut) / (reserveIn + lessBig);
-    // swapped < reserveOut <= u64 (the reserve is a u64 account field).
-    swapped = f64(swappedBig);
-    if (swapped === NO_F64) return null;
-  }
-  let out = swapped;
-  if (!onInput) {
-    creator = mulDivCeil(swapped, c, DEN);
-    if (creator === NO_F64 || creator > swapped) return null;
-    out = swapped - creator;
-  }
-  if (out <= 0) return null;
-  const outBig = out === swapped && swappedBig !== null ? swappedBig : big(out);
-  return okF64(a, amountIn, out, outBig, trade, creator, rates, onInput, less, swapped, swappedBig);
-}
-
-/** `swapBaseOutput` on f64 integers; null where it does not apply (see the file header). */
-export function swapBaseOutputF64(amountOut: bigint, reserveIn: bigint, reserveOut: bigint, rates: CpmmFeeRates, onInput: boolean): CpmmSwap | null {
-  if (amountOut > U64_MAX || reserveIn > U64_MAX || reserveOut > U64_MAX) return null;
-  const o = f64(amountOut);
-  const t = f64(rates.tradeFeeRate);
-  const c = f64(rates.creatorFeeRate);
-  if (o <= 0 || reserveIn <= 0n || reserveOut <= 0n || t === NO_F64 || c === NO_F64) return null;
-  const ri = f64(reserveIn);
-  const ro = f64(reserveOut);
-  let creator = 0;
-  let actualOut = o;
-  if (!onInput) {
-    if (c >= DEN) return null;
-    // calculate_pre_fee_amount: ceil(out * 1e6 / (1e6 - rate)).
-    actualOut = mulDivCeil(o, DEN, DEN - c);
-    if (actualOut === NO_F64) return null;
-    creator = actualOut - o;
-  }
-  let swappedIn: number;
-  if (ri !== NO_F64 && ro !== NO_F64) {
-    if (actualOut >= ro) return null;
-    swappedIn = mulDivCeil(ri, actualOut, ro - actualOut);
-  } else {
-    // Reserves past 2^53: the curve step in bigint, ceil(rin * out / (rout - out)).
-    const outBig = big(actualOut);
-    if (outBig >= reserveOut) return null;
-    const num = reserveIn * outBig;
-    const den = reserveOut - outBig;
-    let q = num / den;
-    if (q * den !== num) q += 1n;
-    // q can pass u64 (u64F64 reads u64s only); the bigint port refuses it.
-    swappedIn = q > U64_MAX ? NO_F64 : f64(q);
-  }
-  if (swappedIn === NO_F64) return null;
-  let trade: number;
-  let inAmount: number;
+/**
+ * `swapBaseInput` on pairs: `a` is the amount in (its bigint `amount`), `ri` / `ro` the reserves, `t`, `c`, `p`,
+ * `f` the four rates (integers, at most 1e6), `v` the input vault (the transfer must not take it past u64; 0 when
+ * there is none to check). Null where it does not apply (see the file header).
+ */
+export function swapInPair(
+  aHi: number, aLo: number, amount: bigint, riHi: number, riLo: number, roHi: number, roLo: number,
+  t: number, c: number, p: number, f: number, onInput: boolean, vHi: number, vLo: number,
+): CpmmSwap | null {
+  if ((aHi === 0 && aLo === 0) || (riHi === 0 && riLo === 0) || (roHi === 0 && roLo === 0) || t >= DEN || c >= DEN) return null;
+  // The user's transfer into the input vault (the token program's Overflow): left to the bigint path.
+  addPair(vHi, vLo, aHi, aLo);
+  if (PAIR.hi >= TWO32) return null;
+  let trHi: number;
+  let trLo: number;
+  let crHi = 0;
+  let crLo = 0;
+  let feeHi: number;
+  let feeLo: number;
   if (onInput) {
     const rate = t + c;
     if (rate === 0 || rate >= DEN) return null;
-    inAmount = mulDivCeil(swappedIn, DEN, DEN - rate);
-    if (inAmount === NO_F64) return null;
-    const total = inAmount - swappedIn;
-    creator = mulDivFloor(total, c, rate);
-    trade = total - creator;
+    // One ceiling over the combined rate, then a floor split (the program's split_creator_fee).
+    mulDivSmall(aHi, aLo, rate, DEN, true);
+    feeHi = PAIR.hi;
+    feeLo = PAIR.lo;
+    if (c === 0) {
+      trHi = feeHi;
+      trLo = feeLo;
+    } else {
+      mulDivSmall(feeHi, feeLo, c, rate, false);
+      crHi = PAIR.hi;
+      crLo = PAIR.lo;
+      subPair(feeHi, feeLo, crHi, crLo);
+      trHi = PAIR.hi;
+      trLo = PAIR.lo;
+    }
+  } else if (t === 0) {
+    trHi = feeHi = 0;
+    trLo = feeLo = 0;
   } else {
-    if (t >= DEN) return null;
-    inAmount = mulDivCeil(swappedIn, DEN, DEN - t);
-    if (inAmount === NO_F64) return null;
-    trade = inAmount - swappedIn;
+    mulDivSmall(aHi, aLo, t, DEN, true);
+    trHi = feeHi = PAIR.hi;
+    trLo = feeLo = PAIR.lo;
   }
-  return okF64(inAmount, big(inAmount), o, amountOut, trade, creator, rates, onInput, swappedIn, actualOut);
+  // The fee is at most the amount (rate < 1e6).
+  subPair(aHi, aLo, feeHi, feeLo);
+  const lessHi = PAIR.hi;
+  const lessLo = PAIR.lo;
+  addPair(riHi, riLo, lessHi, lessLo);
+  // floor(less * rout / (rin + less)) < rout: always a u64.
+  mulDivPair(lessHi, lessLo, roHi, roLo, PAIR.hi, PAIR.lo, false);
+  const swHi = PAIR.hi;
+  const swLo = PAIR.lo;
+  let outHi = swHi;
+  let outLo = swLo;
+  if (!onInput && c !== 0) {
+    mulDivSmall(swHi, swLo, c, DEN, true);
+    crHi = PAIR.hi;
+    crLo = PAIR.lo;
+    subPair(swHi, swLo, crHi, crLo);
+    outHi = PAIR.hi;
+    outLo = PAIR.lo;
+  }
+  if (outHi === 0 && outLo === 0) return null;
+  const outBig = pairBig(outHi, outLo);
+  return okSwap(
+    amount, outBig, feeHi, feeLo, trHi, trLo, crHi, crLo, p, f, onInput,
+    feeHi === 0 && feeLo === 0 ? amount : pairBig(lessHi, lessLo),
+    outHi === swHi && outLo === swLo ? outBig : pairBig(swHi, swLo),
+  );
+}
+
+/** `swapBaseOutput` on pairs: `o` is the amount out (its bigint `amount`); the rest as {@link swapInPair}. */
+export function swapOutPair(
+  oHi: number, oLo: number, amount: bigint, riHi: number, riLo: number, roHi: number, roLo: number,
+  t: number, c: number, p: number, f: number, onInput: boolean, vHi: number, vLo: number,
+): CpmmSwap | null {
+  if ((oHi === 0 && oLo === 0) || (riHi === 0 && riLo === 0) || (roHi === 0 && roLo === 0) || t >= DEN || c >= DEN) return null;
+  let aoHi = oHi;
+  let aoLo = oLo;
+  let crHi = 0;
+  let crLo = 0;
+  if (!onInput && c !== 0) {
+    // calculate_pre_fee_amount: ceil(out * 1e6 / (1e6 - rate)).
+    mulDivSmall(oHi, oLo, DEN, DEN - c, true);
+    aoHi = PAIR.hi;
+    aoLo = PAIR.lo;
+    subPair(aoHi, aoLo, oHi, oLo);
+    crHi = PAIR.hi;
+    crLo = PAIR.lo;
+  }
+  // The curve cannot be emptied (the program's checked_sub / ceil_div fail): left to the bigint path.
+  if (pairAtLeast(aoHi, aoLo, roHi, roLo)) return null;
+  subPair(roHi, roLo, aoHi, aoLo);
+  // ceil(rin * out / (rout - out)); past u64 the transfer cannot be made (the bigint path refuses it).
+  if (!mulDivPair(riHi, riLo, aoHi, aoLo, PAIR.hi, PAIR.lo, true)) return null;
+  const siHi = PAIR.hi;
+  const siLo = PAIR.lo;
+  let inHi = siHi;
+  let inLo = siLo;
+  let feeHi = 0;
+  let feeLo = 0;
+  let trHi = 0;
+  let trLo = 0;
+  const rate = onInput ? t + c : t;
+  if (onInput && (rate === 0 || rate >= DEN)) return null;
+  if (rate !== 0) {
+    mulDivSmall(siHi, siLo, DEN, DEN - rate, true);
+    inHi = PAIR.hi;
+    inLo = PAIR.lo;
+    if (inHi >= TWO32) return null;
+    subPair(inHi, inLo, siHi, siLo);
+    trHi = feeHi = PAIR.hi;
+    trLo = feeLo = PAIR.lo;
+    if (onInput && c !== 0) {
+      mulDivSmall(feeHi, feeLo, c, rate, false);
+      crHi = PAIR.hi;
+      crLo = PAIR.lo;
+      subPair(feeHi, feeLo, crHi, crLo);
+      trHi = PAIR.hi;
+      trLo = PAIR.lo;
+    }
+  }
+  addPair(vHi, vLo, inHi, inLo);
+  if (PAIR.hi >= TWO32) return null;
+  const swappedInBig = pairBig(siHi, siLo);
+  return okSwap(
+    feeHi === 0 && feeLo === 0 ? swappedInBig : pairBig(inHi, inLo), amount, feeHi, feeLo, trHi, trLo, crHi, crLo, p, f,
+    onInput, swappedInBig, aoHi === oHi && aoLo === oLo ? amount : pairBig(aoHi, aoLo),
+  );
+}
+
+/** A rate as an f64 integer when it is at most 1e6 (the fee range), else -1. */
+function rateF64(rate: bigint): number {
+  readU64(rate);
+  return PAIR.hi === 0 && PAIR.lo <= DEN && rate >= 0n ? PAIR.lo : -1;
+}
+
+/** `swapBaseInput` for bigint arguments through {@link swapInPair}; null where it does not apply. */
+export function swapBaseInputF64(amountIn: bigint, reserveIn: bigint, reserveOut: bigint, rates: CpmmFeeRates, onInput: boolean): CpmmSwap | null {
+  return fastSwap(true, amountIn, reserveIn, reserveOut, rates, onInput);
+}
+
+/** `swapBaseOutput` for bigint arguments through {@link swapOutPair}; null where it does not apply. */
+export function swapBaseOutputF64(amountOut: bigint, reserveIn: bigint, reserveOut: bigint, rates: CpmmFeeRates, onInput: boolean): CpmmSwap | null {
+  return fastSwap(false, amountOut, reserveIn, reserveOut, rates, onInput);
+}
+
+function fastSwap(exactIn: boolean, amount: bigint, reserveIn: bigint, reserveOut: bigint, rates: CpmmFeeRates, onInput: boolean): CpmmSwap | null {
+  if (amount <= 0n || amount > U64_MAX || reserveIn <= 0n || reserveIn > U64_MAX || reserveOut <= 0n || reserveOut > U64_MAX) return null;
+  const t = rateF64(rates.tradeFeeRate);
+  const c = rateF64(rates.creatorFeeRate);
+  const p = rateF64(rates.protocolFeeRate);
+  const f = rateF64(rates.fundFeeRate);
+  if (t < 0 || c < 0 || p < 0 || f < 0) return null;
+  readU64(reserveIn);
+  const riHi = PAIR.hi;
+  const riLo = PAIR.lo;
+  readU64(reserveOut);
+  const roHi = PAIR.hi;
+  const roLo = PAIR.lo;
+  readU64(amount);
+  return exactIn
+    ? swapInPair(PAIR.hi, PAIR.lo, amount, riHi, riLo, roHi, roLo, t, c, p, f, onInput, 0, 0)
+    : swapOutPair(PAIR.hi, PAIR.lo, amount, riHi, riLo, roHi, roLo, t, c, p, f, onInput, 0, 0);
 }

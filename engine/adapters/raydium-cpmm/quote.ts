@@ -8,6 +8,9 @@ import type { SwapMode } from '../types.js';
 import { U64_MAX, isCreatorFeeOnInput, swapBaseInput, swapBaseOutput } from './math.js';
 import { CPMM_STATUS_OK, type CpmmState } from './state.js';
 import { type CpmmSwap, cpmmSwap, failedSwap } from './swap-result.js';
+import { swapInPair, swapOutPair } from './fast-math.js';
+import { quoteView } from './quote-view.js';
+import { PAIR, readU64 } from '../common/u64-pair.js';
 
 /**
  * A CPMM quote: a {@link CpmmSwap} whose `transferIn` / `transferOut` are the token movements around the pool
@@ -42,6 +45,23 @@ const VAULT_SAFE = U64_MAX - TWO53_BIG;
  * `TokenOverflow`). Token 0 is A: `aToB` is the program's ZeroForOne.
  */
 export function cpmmQuote(state: CpmmState, aToB: boolean, amount: bigint, mode: SwapMode): CpmmQuote {
+  // The fast path (fast-math.ts on the state's cached view) answers every successful quote without transfer fees;
+  // everything else, and every rejection, takes the bigint port below.
+  const v = quoteView(state);
+  if (v.fast && amount <= U64_MAX) {
+    readU64(amount);
+    // A negative amount reads as amount + 2^64 (at least 2^63): only then is the sign checked.
+    if (PAIR.hi < 2_147_483_648 || amount > 0n) {
+      const q = aToB
+        ? mode === 'ExactIn'
+          ? swapInPair(PAIR.hi, PAIR.lo, amount, v.r0Hi, v.r0Lo, v.r1Hi, v.r1Lo, v.t, v.c, v.p, v.f, v.onInput01, v.v0Hi, v.v0Lo)
+          : swapOutPair(PAIR.hi, PAIR.lo, amount, v.r0Hi, v.r0Lo, v.r1Hi, v.r1Lo, v.t, v.c, v.p, v.f, v.onInput01, v.v0Hi, v.v0Lo)
+        : mode === 'ExactIn'
+          ? swapInPair(PAIR.hi, PAIR.lo, amount, v.r1Hi, v.r1Lo, v.r0Hi, v.r0Lo, v.t, v.c, v.p, v.f, v.onInput10, v.v1Hi, v.v1Lo)
+          : swapOutPair(PAIR.hi, PAIR.lo, amount, v.r1Hi, v.r1Lo, v.r0Hi, v.r0Lo, v.t, v.c, v.p, v.f, v.onInput10, v.v1Hi, v.v1Lo);
+      if (q !== null) return q;
+    }
+  }
   const onInput = isCreatorFeeOnInput(state.creatorFeeOn, aToB);
   if (state.status !== CPMM_STATUS_OK) return rejected('INACTIVE', amount, mode, onInput);
   if (amount > U64_MAX) return rejected('INSUFFICIENT_LIQUIDITY', amount, mode, onInput);
