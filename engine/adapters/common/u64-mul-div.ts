@@ -24,26 +24,35 @@ const TWO53 = 9_007_199_254_740_992;
 /** An estimate at or past this proves a quotient of at least 2^64 (step 1). */
 const PAST_U64 = 18_446_744_073_710_600_000;
 const INV24 = 1 / TWO24;
+const INV32 = 1 / TWO32;
 /** How far from an integer the float r / d must be for its floor to be certain (its error is below 2^-36). */
 const FRAC_MARGIN = 2 ** -30;
 
 /**
- * `floor(a * b / d)` (or the ceiling when `ceil`) for u64 pairs `a`, `b` (`hi < 2^32`) and `d` in [1, 2^65)
- * (`dHi < 2^33`). Writes the quotient to {@link PAIR} and returns true; returns false when the quotient is 2^64
- * or more (PAIR is then unspecified).
+ * The operands of {@link mulDivPair}: `a` (hi, lo), `b` (hi, lo), `d` (hi, lo) at indices 0 to 5. Written by the
+ * caller (an array of f64: no heap number per operand, as arguments of a call that is not inlined would be).
  */
-export function mulDivPair(
-  aHi: number, aLo: number, bHi: number, bLo: number, dHi: number, dLo: number, ceil: boolean,
-): boolean {
+export const MUL_DIV_ARGS = new Float64Array(6);
+
+/**
+ * `floor(a * b / d)` (or the ceiling when `ceil`) for u64 pairs `a`, `b` (`hi < 2^32`) and `d` in [1, 2^65)
+ * (`dHi < 2^33`), read from {@link MUL_DIV_ARGS}. Writes the quotient to {@link PAIR} and returns true; returns
+ * false when the quotient is 2^64 or more (PAIR is then unspecified).
+ */
+export function mulDivPair(ceil: boolean): boolean {
+  const aHi = MUL_DIV_ARGS[0]!;
+  const aLo = MUL_DIV_ARGS[1]!;
+  const bHi = MUL_DIV_ARGS[2]!;
+  const bLo = MUL_DIV_ARGS[3]!;
+  const dHi = MUL_DIV_ARGS[4]!;
+  const dLo = MUL_DIV_ARGS[5]!;
   const af = aHi * TWO32 + aLo;
   const bf = bHi * TWO32 + bLo;
   const df = dHi * TWO32 + dLo;
   const p = af * bf;
   if (p < TWO53 && df < TWO53) {
-    // a, b, the product and d are exact: the rounded quotient's floor is exact.
-    const q = Math.floor(p / df);
-    if (ceil && q * df !== p) return setSmall(q + 1);
-    return setSmall(q);
+    // a, b, the product and d are exact: the rounded quotient's floor (ceiling) is exact.
+    return setSmall(ceil ? Math.ceil(p / df) : Math.floor(p / df));
   }
   const est = Math.floor(p / df);
   if (est >= PAST_U64) return false;
@@ -133,29 +142,19 @@ export function mulDivPair(
 
 /** PAIR = qHi * 2^32 + qLo for qLo within 2^16 of [0, 2^32); false past u64. */
 function carry(qHi: number, qLo: number): boolean {
-  if (qLo < 0) {
-    qLo += TWO32;
-    qHi -= 1;
-  } else if (qLo >= TWO32) {
-    qLo -= TWO32;
-    qHi += 1;
-  }
-  if (qHi >= TWO32) return false;
-  PAIR.hi = qHi;
-  PAIR.lo = qLo;
+  const k = Math.floor(qLo * INV32);
+  const hi = qHi + k;
+  if (hi >= TWO32) return false;
+  PAIR.hi = hi;
+  PAIR.lo = qLo - k * TWO32;
   return true;
 }
 
-/** PAIR = q for an integer 0 <= q < 2^53 + 1; true. */
+/** PAIR = q for an integer 0 <= q <= 2^53; true. */
 function setSmall(q: number): boolean {
-  if (q < TWO32) {
-    PAIR.hi = 0;
-    PAIR.lo = q;
-  } else {
-    const hi = Math.floor(q / TWO32);
-    PAIR.hi = hi;
-    PAIR.lo = q - hi * TWO32;
-  }
+  const hi = Math.floor(q * INV32);
+  PAIR.hi = hi;
+  PAIR.lo = q - hi * TWO32;
   return true;
 }
 

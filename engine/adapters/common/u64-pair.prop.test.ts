@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { SeededRandom } from './seeded-random.js';
-import { mulDivPair } from './u64-mul-div.js';
-import { PAIR, TWO32, addPair, mulDivSmall, pairAtLeast, pairBig, readU64, subPair } from './u64-pair.js';
+import { MUL_DIV_ARGS, mulDivPair } from './u64-mul-div.js';
+import { PAIR, TWO32, addPair, bigOfPair, mulDivSmall, pairAtLeast, pairBig, readU64, subPair } from './u64-pair.js';
 
 const U64_MAX = (1n << 64n) - 1n;
 const TIME_MS = 2000;
@@ -43,7 +43,8 @@ function checkMulDiv(a: bigint, b: bigint, d: bigint): void {
   const floor = (a * b) / d;
   const ceil = floor * d === a * b ? floor : floor + 1n;
   for (const [exact, isCeil] of [[floor, false], [ceil, true]] as const) {
-    const ok = mulDivPair(aHi, aLo, bHi, bLo, dHi, dLo, isCeil);
+    MUL_DIV_ARGS.set([aHi, aLo, bHi, bLo, dHi, dLo]);
+    const ok = mulDivPair(isCeil);
     const where = `${isCeil ? 'ceil' : 'floor'}(${a} * ${b} / ${d})`;
     if (exact > U64_MAX) {
       assert.equal(ok, false, where);
@@ -62,6 +63,7 @@ test('readU64 / pairBig round-trip every u64 edge', () => {
     readU64(x);
     assert.equal(pairValue(), x);
     assert.equal(pairBig(PAIR.hi, PAIR.lo), x);
+    assert.equal(bigOfPair(), x);
   }
 });
 
@@ -91,7 +93,9 @@ test('mulDivSmall is exact for rates and denominators with m + d <= 2^21', () =>
     const [hi, lo] = split(x);
     const floor = (x * m) / d;
     for (const ceil of [false, true]) {
-      mulDivSmall(hi, lo, Number(m), Number(d), ceil);
+      PAIR.hi = hi;
+      PAIR.lo = lo;
+      mulDivSmall(Number(m), Number(d), ceil);
       const exact = ceil && floor * d !== x * m ? floor + 1n : floor;
       assert.ok(PAIR.lo >= 0 && PAIR.lo < TWO32, `${x} * ${m} / ${d}`);
       assert.equal(pairValue(), exact, `${ceil ? 'ceil' : 'floor'}(${x} * ${m} / ${d})`);

@@ -5,6 +5,10 @@
  * of integers `n < 2^53`, `d >= 1` is exact (see `exact-f64.ts`). Results go to {@link PAIR} (no allocation);
  * the caller copies `PAIR.hi` / `PAIR.lo` out before the next call.
  *
+ * Why a shared object rather than arguments and return values: a call that the engine does not inline passes an
+ * f64 that is not a small integer (half of all `lo` halves are 2^31 or more) as a freshly allocated heap number,
+ * and a function returns one value. Fields of one object that only ever holds numbers are stored unboxed.
+ *
  * The wide product-quotient `floor/ceil(a * b / d)` with a 128-bit product is in `u64-mul-div.ts`.
  */
 
@@ -45,54 +49,59 @@ export function pairBig(hi: number, lo: number): bigint {
   return WORD[0]!;
 }
 
+/** 2^-32 (exact): `Math.floor(x * INV32)` is the exact `floor(x / 2^32)` of an integer x, with no branch. */
+const INV32 = 1 / TWO32;
+const TWO53 = 9_007_199_254_740_992;
+
 /**
- * `floor(x * m / d)`, or the ceiling when `ceil`, for `x = hi * 2^32 + lo` with `hi < 2^32`, and integers
- * `m >= 0`, `d >= 1` with `m + d <= 2^21` (fee rates and their denominator 1e6). Result in {@link PAIR}; its
- * `hi` passes 2^32 - 1 when the result passes u64 (possible only for `m > d`).
+ * {@link PAIR} becomes `floor(x * m / d)`, or the ceiling when `ceil`, for the pair `x` it holds (`hi < 2^32`),
+ * and integers `m >= 0`, `d >= 1` with `m + d <= 2^21` (fee rates and their denominator 1e6). Its `hi` passes
+ * 2^32 - 1 when the result passes u64 (possible only for `m > d`).
  *
- * Exact: `hi * m < 2^52` is divided first, `hi * m = qh * d + rh`; then `rh * 2^32 + lo * m
- * < (d + m) * 2^32 <= 2^53` is divided, `= ql * d + rl`; `x * m / d = qh * 2^32 + ql + rl / d`. Every value is an
- * integer below 2^53.
+ * Exact: when `fl(x) * m` is below 2^53 it is the exact product (x is then below 2^53 too, or m is 0), and the
+ * floor (ceiling) of a correctly rounded quotient of integers below 2^53 is the exact one (`exact-f64.ts`: the
+ * rounded quotient never crosses an integer). Otherwise `hi * m < 2^52` is divided first, `hi * m = qh * d + rh`;
+ * then `rh * 2^32 + lo * m < (d + m) * 2^32 <= 2^53` is divided; `x * m / d = qh * 2^32 + (rh * 2^32 + lo * m) / d`.
  */
-export function mulDivSmall(hi: number, lo: number, m: number, d: number, ceil: boolean): void {
-  const th = hi * m;
-  const qh = Math.floor(th / d);
-  const tl = (th - qh * d) * TWO32 + lo * m;
-  let ql = Math.floor(tl / d);
-  if (ceil && ql * d !== tl) ql += 1;
-  // ql < 2^53 / d + 1: carry its part above 2^32 into hi.
-  if (ql < TWO32) {
-    PAIR.hi = qh;
-    PAIR.lo = ql;
-  } else {
-    const carry = Math.floor(ql / TWO32);
-    PAIR.hi = qh + carry;
-    PAIR.lo = ql - carry * TWO32;
+export function mulDivSmall(m: number, d: number, ceil: boolean): void {
+  const hi = PAIR.hi;
+  const lo = PAIR.lo;
+  const p = (hi * TWO32 + lo) * m;
+  let qh = 0;
+  let ql: number;
+  if (p < TWO53) ql = ceil ? Math.ceil(p / d) : Math.floor(p / d);
+  else {
+    const th = hi * m;
+    qh = Math.floor(th / d);
+    const tl = (th - qh * d) * TWO32 + lo * m;
+    ql = ceil ? Math.ceil(tl / d) : Math.floor(tl / d);
   }
+  // ql < 2^53: carry its part above 2^32 into hi.
+  const carry = Math.floor(ql * INV32);
+  PAIR.hi = qh + carry;
+  PAIR.lo = ql - carry * TWO32;
+}
+
+/** The bigint of the u64 pair in {@link PAIR} ({@link pairBig} without arguments). */
+export function bigOfPair(): bigint {
+  return pairBig(PAIR.hi, PAIR.lo);
 }
 
 /** `a - b` for pairs with `a >= b` (the caller knows it), into {@link PAIR}. */
 export function subPair(aHi: number, aLo: number, bHi: number, bLo: number): void {
   const lo = aLo - bLo;
-  if (lo < 0) {
-    PAIR.hi = aHi - bHi - 1;
-    PAIR.lo = lo + TWO32;
-  } else {
-    PAIR.hi = aHi - bHi;
-    PAIR.lo = lo;
-  }
+  // -1 when lo borrowed, else 0 (no branch).
+  const borrow = Math.floor(lo * INV32);
+  PAIR.hi = aHi - bHi + borrow;
+  PAIR.lo = lo - borrow * TWO32;
 }
 
 /** `a + b` for pairs, into {@link PAIR}; `hi` reaches 2^32 when the sum passes u64 (a 65-bit value). */
 export function addPair(aHi: number, aLo: number, bHi: number, bLo: number): void {
   const lo = aLo + bLo;
-  if (lo >= TWO32) {
-    PAIR.hi = aHi + bHi + 1;
-    PAIR.lo = lo - TWO32;
-  } else {
-    PAIR.hi = aHi + bHi;
-    PAIR.lo = lo;
-  }
+  const carry = Math.floor(lo * INV32);
+  PAIR.hi = aHi + bHi + carry;
+  PAIR.lo = lo - carry * TWO32;
 }
 
 /** True when the pair `a` is at least the pair `b`. */

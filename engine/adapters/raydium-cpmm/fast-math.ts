@@ -9,9 +9,10 @@
  * 1e6, or a trade or creator rate of 1e6 or more), or whose input would take the input vault past u64: the caller
  * then runs the bigint port, so every rejection and refusal keeps one implementation.
  */
-import { mulDivPair } from '../common/u64-mul-div.js';
-import { PAIR, TWO32, addPair, mulDivSmall, pairAtLeast, pairBig, readU64, subPair } from '../common/u64-pair.js';
+import { MUL_DIV_ARGS, mulDivPair } from '../common/u64-mul-div.js';
+import { PAIR, TWO32, bigOfPair, mulDivSmall, readU64 } from '../common/u64-pair.js';
 import type { CpmmFeeRates, CpmmSwap } from './math.js';
+import type { CpmmQuoteView } from './quote-view.js';
 import { cpmmSwap } from './swap-result.js';
 
 /** The program's fee-rate denominator. */
@@ -20,44 +21,50 @@ const DEN = 1_000_000;
 /** Largest u64: an amount above it is refused by the bigint path (no instruction carries it). */
 const U64_MAX = 0xffff_ffff_ffff_ffffn;
 
+/** 2^-32, exact: `Math.floor(x * INV32)` is `floor(x / 2^32)` (the carry or borrow of a sum of halves), no branch. */
+const INV32 = 1 / TWO32;
+
 /**
- * The protocol and fund shares of a trade fee and the result object: pairs are (hi, lo); `in`, `out` and the
- * curve's amounts come as bigints (the user's own amount where it is one of them: no new bigint).
+ * The protocol and fund shares of the trade fee (`trade` pair; its bigint `tradeBig`) and the result object.
+ * Only bigints and small integers cross this call (no f64 argument to box).
  */
 function okSwap(
-  inBig: bigint, outBig: bigint, feeHi: number, feeLo: number, trHi: number, trLo: number, crHi: number, crLo: number,
+  inBig: bigint, outBig: bigint, feeBig: bigint, tradeBig: bigint, creatorBig: bigint, trHi: number, trLo: number,
   p: number, f: number, onInput: boolean, swappedInBig: bigint, swappedOutBig: bigint,
 ): CpmmSwap {
-  const tradeBig = pairBig(trHi, trLo);
-  const feeBig = feeHi === trHi && feeLo === trLo ? tradeBig : pairBig(feeHi, feeLo);
-  let protocolBig = 0n;
-  if (p !== 0 && (trHi !== 0 || trLo !== 0)) {
-    mulDivSmall(trHi, trLo, p, DEN, false);
-    protocolBig = PAIR.hi === trHi && PAIR.lo === trLo ? tradeBig : pairBig(PAIR.hi, PAIR.lo);
-  }
-  let fundBig = 0n;
-  if (f !== 0 && (trHi !== 0 || trLo !== 0)) {
-    mulDivSmall(trHi, trLo, f, DEN, false);
-    fundBig = PAIR.hi === trHi && PAIR.lo === trLo ? tradeBig : pairBig(PAIR.hi, PAIR.lo);
-  }
-  return cpmmSwap(
-    'OK', inBig, outBig, feeBig, tradeBig, pairBig(crHi, crLo), protocolBig, fundBig, onInput, swappedInBig, swappedOutBig,
-  );
+  PAIR.hi = trHi;
+  PAIR.lo = trLo;
+  mulDivSmall(p, DEN, false);
+  const protocolBig = PAIR.hi === trHi && PAIR.lo === trLo ? tradeBig : bigOfPair();
+  PAIR.hi = trHi;
+  PAIR.lo = trLo;
+  mulDivSmall(f, DEN, false);
+  const fundBig = PAIR.hi === trHi && PAIR.lo === trLo ? tradeBig : bigOfPair();
+  return cpmmSwap('OK', inBig, outBig, feeBig, tradeBig, creatorBig, protocolBig, fundBig, onInput, swappedInBig, swappedOutBig);
 }
 
 /**
- * `swapBaseInput` on pairs: `a` is the amount in (its bigint `amount`), `ri` / `ro` the reserves, `t`, `c`, `p`,
- * `f` the four rates (integers, at most 1e6), `v` the input vault (the transfer must not take it past u64; 0 when
- * there is none to check). Null where it does not apply (see the file header).
+ * `swapBaseInput` of `amount` (at most u64::MAX, checked by the caller) from the view's token 0 (`aToB`) or token 1: rates of
+ * at most 1e6 (the view's), and the input vault must take the amount without passing u64. Null where it does not
+ * apply (see the file header).
  */
-export function swapInPair(
-  aHi: number, aLo: number, amount: bigint, riHi: number, riLo: number, roHi: number, roLo: number,
-  t: number, c: number, p: number, f: number, onInput: boolean, vHi: number, vLo: number,
-): CpmmSwap | null {
+export function swapInPair(v: CpmmQuoteView, aToB: boolean, amount: bigint): CpmmSwap | null {
+  readU64(amount);
+  const aHi = PAIR.hi;
+  const aLo = PAIR.lo;
+  // A negative amount reads as amount + 2^64: only an amount with its top bit set is checked for it.
+  if (aHi >= 2_147_483_648 && amount < 0n) return null;
+  const riHi = aToB ? v.r0Hi : v.r1Hi;
+  const riLo = aToB ? v.r0Lo : v.r1Lo;
+  const roHi = aToB ? v.r1Hi : v.r0Hi;
+  const roLo = aToB ? v.r1Lo : v.r0Lo;
+  const onInput = aToB ? v.onInput01 : v.onInput10;
+  const { t, c } = v;
   if ((aHi === 0 && aLo === 0) || (riHi === 0 && riLo === 0) || (roHi === 0 && roLo === 0) || t >= DEN || c >= DEN) return null;
-  // The user's transfer into the input vault (the token program's Overflow): left to the bigint path.
-  addPair(vHi, vLo, aHi, aLo);
-  if (PAIR.hi >= TWO32) return null;
+  // The user's transfer into the input vault (the token program's Overflow past u64): left to the bigint path.
+  let lo = (aToB ? v.v0Lo : v.v1Lo) + aLo;
+  let k = Math.floor(lo * INV32);
+  if ((aToB ? v.v0Hi : v.v1Hi) + aHi + k >= TWO32) return null;
   let trHi: number;
   let trLo: number;
   let crHi = 0;
@@ -67,115 +74,164 @@ export function swapInPair(
   if (onInput) {
     const rate = t + c;
     if (rate === 0 || rate >= DEN) return null;
-    // One ceiling over the combined rate, then a floor split (the program's split_creator_fee).
-    mulDivSmall(aHi, aLo, rate, DEN, true);
+    // One ceiling over the combined rate, then a floor split (the program's split_creator_fee); rate < 1e6.
+    mulDivSmall(rate, DEN, true);
     feeHi = PAIR.hi;
     feeLo = PAIR.lo;
-    if (c === 0) {
-      trHi = feeHi;
-      trLo = feeLo;
-    } else {
-      mulDivSmall(feeHi, feeLo, c, rate, false);
-      crHi = PAIR.hi;
-      crLo = PAIR.lo;
-      subPair(feeHi, feeLo, crHi, crLo);
-      trHi = PAIR.hi;
-      trLo = PAIR.lo;
-    }
-  } else if (t === 0) {
-    trHi = feeHi = 0;
-    trLo = feeLo = 0;
+    mulDivSmall(c, rate, false);
+    crHi = PAIR.hi;
+    crLo = PAIR.lo;
+    lo = feeLo - crLo;
+    k = Math.floor(lo * INV32);
+    trHi = feeHi - crHi + k;
+    trLo = lo - k * TWO32;
   } else {
-    mulDivSmall(aHi, aLo, t, DEN, true);
+    mulDivSmall(t, DEN, true);
     trHi = feeHi = PAIR.hi;
     trLo = feeLo = PAIR.lo;
   }
-  // The fee is at most the amount (rate < 1e6).
-  subPair(aHi, aLo, feeHi, feeLo);
-  const lessHi = PAIR.hi;
-  const lessLo = PAIR.lo;
-  addPair(riHi, riLo, lessHi, lessLo);
+  // less = amount - fee (the fee is at most the amount: rate < 1e6); the curve divides by rin + less.
+  lo = aLo - feeLo;
+  k = Math.floor(lo * INV32);
+  const lessHi = aHi - feeHi + k;
+  const lessLo = lo - k * TWO32;
+  lo = riLo + lessLo;
+  k = Math.floor(lo * INV32);
+  MUL_DIV_ARGS[0] = lessHi;
+  MUL_DIV_ARGS[1] = lessLo;
+  MUL_DIV_ARGS[2] = roHi;
+  MUL_DIV_ARGS[3] = roLo;
+  MUL_DIV_ARGS[4] = riHi + lessHi + k;
+  MUL_DIV_ARGS[5] = lo - k * TWO32;
   // floor(less * rout / (rin + less)) < rout: always a u64.
-  mulDivPair(lessHi, lessLo, roHi, roLo, PAIR.hi, PAIR.lo, false);
+  mulDivPair(false);
   const swHi = PAIR.hi;
   const swLo = PAIR.lo;
   let outHi = swHi;
   let outLo = swLo;
-  if (!onInput && c !== 0) {
-    mulDivSmall(swHi, swLo, c, DEN, true);
+  if (!onInput) {
+    // The creator fee off the output (0 for a zero rate), ceil(swapped * c / 1e6) <= swapped (c < 1e6).
+    mulDivSmall(c, DEN, true);
     crHi = PAIR.hi;
     crLo = PAIR.lo;
-    subPair(swHi, swLo, crHi, crLo);
-    outHi = PAIR.hi;
-    outLo = PAIR.lo;
+    lo = swLo - crLo;
+    k = Math.floor(lo * INV32);
+    outHi = swHi - crHi + k;
+    outLo = lo - k * TWO32;
   }
   if (outHi === 0 && outLo === 0) return null;
-  const outBig = pairBig(outHi, outLo);
-  return okSwap(
-    amount, outBig, feeHi, feeLo, trHi, trLo, crHi, crLo, p, f, onInput,
-    feeHi === 0 && feeLo === 0 ? amount : pairBig(lessHi, lessLo),
-    outHi === swHi && outLo === swLo ? outBig : pairBig(swHi, swLo),
-  );
+  // Bigints: each distinct value once (PAIR is loaded, then read by bigOfPair).
+  PAIR.hi = outHi;
+  PAIR.lo = outLo;
+  const outBig = bigOfPair();
+  PAIR.hi = trHi;
+  PAIR.lo = trLo;
+  const tradeBig = bigOfPair();
+  PAIR.hi = crHi;
+  PAIR.lo = crLo;
+  const creatorBig = bigOfPair();
+  PAIR.hi = feeHi;
+  PAIR.lo = feeLo;
+  const feeBig = feeHi === trHi && feeLo === trLo ? tradeBig : bigOfPair();
+  PAIR.hi = lessHi;
+  PAIR.lo = lessLo;
+  const swappedInBig = feeHi === 0 && feeLo === 0 ? amount : bigOfPair();
+  PAIR.hi = swHi;
+  PAIR.lo = swLo;
+  const swappedOutBig = outHi === swHi && outLo === swLo ? outBig : bigOfPair();
+  return okSwap(amount, outBig, feeBig, tradeBig, creatorBig, trHi, trLo, v.p, v.f, onInput, swappedInBig, swappedOutBig);
 }
 
-/** `swapBaseOutput` on pairs: `o` is the amount out (its bigint `amount`); the rest as {@link swapInPair}. */
-export function swapOutPair(
-  oHi: number, oLo: number, amount: bigint, riHi: number, riLo: number, roHi: number, roLo: number,
-  t: number, c: number, p: number, f: number, onInput: boolean, vHi: number, vLo: number,
-): CpmmSwap | null {
+/** `swapBaseOutput` of `amount` (at most u64::MAX, checked by the caller); the rest as {@link swapInPair}. */
+export function swapOutPair(v: CpmmQuoteView, aToB: boolean, amount: bigint): CpmmSwap | null {
+  readU64(amount);
+  const oHi = PAIR.hi;
+  const oLo = PAIR.lo;
+  // A negative amount reads as amount + 2^64: only an amount with its top bit set is checked for it.
+  if (oHi >= 2_147_483_648 && amount < 0n) return null;
+  const riHi = aToB ? v.r0Hi : v.r1Hi;
+  const riLo = aToB ? v.r0Lo : v.r1Lo;
+  const roHi = aToB ? v.r1Hi : v.r0Hi;
+  const roLo = aToB ? v.r1Lo : v.r0Lo;
+  const onInput = aToB ? v.onInput01 : v.onInput10;
+  const { t, c } = v;
   if ((oHi === 0 && oLo === 0) || (riHi === 0 && riLo === 0) || (roHi === 0 && roLo === 0) || t >= DEN || c >= DEN) return null;
   let aoHi = oHi;
   let aoLo = oLo;
   let crHi = 0;
   let crLo = 0;
-  if (!onInput && c !== 0) {
-    // calculate_pre_fee_amount: ceil(out * 1e6 / (1e6 - rate)).
-    mulDivSmall(oHi, oLo, DEN, DEN - c, true);
+  let lo: number;
+  let k: number;
+  if (!onInput) {
+    // calculate_pre_fee_amount: ceil(out * 1e6 / (1e6 - rate)) (out itself for a zero rate).
+    mulDivSmall(DEN, DEN - c, true);
     aoHi = PAIR.hi;
     aoLo = PAIR.lo;
-    subPair(aoHi, aoLo, oHi, oLo);
-    crHi = PAIR.hi;
-    crLo = PAIR.lo;
+    lo = aoLo - oLo;
+    k = Math.floor(lo * INV32);
+    crHi = aoHi - oHi + k;
+    crLo = lo - k * TWO32;
   }
   // The curve cannot be emptied (the program's checked_sub / ceil_div fail): left to the bigint path.
-  if (pairAtLeast(aoHi, aoLo, roHi, roLo)) return null;
-  subPair(roHi, roLo, aoHi, aoLo);
+  if (aoHi > roHi || (aoHi === roHi && aoLo >= roLo)) return null;
+  lo = roLo - aoLo;
+  k = Math.floor(lo * INV32);
+  MUL_DIV_ARGS[0] = riHi;
+  MUL_DIV_ARGS[1] = riLo;
+  MUL_DIV_ARGS[2] = aoHi;
+  MUL_DIV_ARGS[3] = aoLo;
+  MUL_DIV_ARGS[4] = roHi - aoHi + k;
+  MUL_DIV_ARGS[5] = lo - k * TWO32;
   // ceil(rin * out / (rout - out)); past u64 the transfer cannot be made (the bigint path refuses it).
-  if (!mulDivPair(riHi, riLo, aoHi, aoLo, PAIR.hi, PAIR.lo, true)) return null;
+  if (!mulDivPair(true)) return null;
   const siHi = PAIR.hi;
   const siLo = PAIR.lo;
-  let inHi = siHi;
-  let inLo = siLo;
-  let feeHi = 0;
-  let feeLo = 0;
-  let trHi = 0;
-  let trLo = 0;
   const rate = onInput ? t + c : t;
   if (onInput && (rate === 0 || rate >= DEN)) return null;
-  if (rate !== 0) {
-    mulDivSmall(siHi, siLo, DEN, DEN - rate, true);
-    inHi = PAIR.hi;
-    inLo = PAIR.lo;
-    if (inHi >= TWO32) return null;
-    subPair(inHi, inLo, siHi, siLo);
-    trHi = feeHi = PAIR.hi;
-    trLo = feeLo = PAIR.lo;
-    if (onInput && c !== 0) {
-      mulDivSmall(feeHi, feeLo, c, rate, false);
-      crHi = PAIR.hi;
-      crLo = PAIR.lo;
-      subPair(feeHi, feeLo, crHi, crLo);
-      trHi = PAIR.hi;
-      trLo = PAIR.lo;
-    }
+  // inAmount = ceil(swappedIn * 1e6 / (1e6 - rate)): swappedIn itself for a zero rate; rate < 1e6.
+  mulDivSmall(DEN, DEN - rate, true);
+  const inHi = PAIR.hi;
+  const inLo = PAIR.lo;
+  if (inHi >= TWO32) return null;
+  lo = inLo - siLo;
+  k = Math.floor(lo * INV32);
+  const feeHi = inHi - siHi + k;
+  const feeLo = lo - k * TWO32;
+  let trHi = feeHi;
+  let trLo = feeLo;
+  if (onInput) {
+    PAIR.hi = feeHi;
+    PAIR.lo = feeLo;
+    mulDivSmall(c, rate, false);
+    crHi = PAIR.hi;
+    crLo = PAIR.lo;
+    lo = feeLo - crLo;
+    k = Math.floor(lo * INV32);
+    trHi = feeHi - crHi + k;
+    trLo = lo - k * TWO32;
   }
-  addPair(vHi, vLo, inHi, inLo);
-  if (PAIR.hi >= TWO32) return null;
-  const swappedInBig = pairBig(siHi, siLo);
-  return okSwap(
-    feeHi === 0 && feeLo === 0 ? swappedInBig : pairBig(inHi, inLo), amount, feeHi, feeLo, trHi, trLo, crHi, crLo, p, f,
-    onInput, swappedInBig, aoHi === oHi && aoLo === oLo ? amount : pairBig(aoHi, aoLo),
-  );
+  lo = (aToB ? v.v0Lo : v.v1Lo) + inLo;
+  k = Math.floor(lo * INV32);
+  if ((aToB ? v.v0Hi : v.v1Hi) + inHi + k >= TWO32) return null;
+  PAIR.hi = siHi;
+  PAIR.lo = siLo;
+  const swappedInBig = bigOfPair();
+  PAIR.hi = inHi;
+  PAIR.lo = inLo;
+  const inBig = feeHi === 0 && feeLo === 0 ? swappedInBig : bigOfPair();
+  PAIR.hi = trHi;
+  PAIR.lo = trLo;
+  const tradeBig = bigOfPair();
+  PAIR.hi = crHi;
+  PAIR.lo = crLo;
+  const creatorBig = bigOfPair();
+  PAIR.hi = feeHi;
+  PAIR.lo = feeLo;
+  const feeBig = feeHi === trHi && feeLo === trLo ? tradeBig : bigOfPair();
+  PAIR.hi = aoHi;
+  PAIR.lo = aoLo;
+  const swappedOutBig = aoHi === oHi && aoLo === oLo ? amount : bigOfPair();
+  return okSwap(inBig, amount, feeBig, tradeBig, creatorBig, trHi, trLo, v.p, v.f, onInput, swappedInBig, swappedOutBig);
 }
 
 /** A rate as an f64 integer when it is at most 1e6 (the fee range), else -1. */
@@ -202,13 +258,13 @@ function fastSwap(exactIn: boolean, amount: bigint, reserveIn: bigint, reserveOu
   const f = rateF64(rates.fundFeeRate);
   if (t < 0 || c < 0 || p < 0 || f < 0) return null;
   readU64(reserveIn);
-  const riHi = PAIR.hi;
-  const riLo = PAIR.lo;
+  const r0Hi = PAIR.hi;
+  const r0Lo = PAIR.lo;
   readU64(reserveOut);
-  const roHi = PAIR.hi;
-  const roLo = PAIR.lo;
-  readU64(amount);
-  return exactIn
-    ? swapInPair(PAIR.hi, PAIR.lo, amount, riHi, riLo, roHi, roLo, t, c, p, f, onInput, 0, 0)
-    : swapOutPair(PAIR.hi, PAIR.lo, amount, riHi, riLo, roHi, roLo, t, c, p, f, onInput, 0, 0);
+  // A view of this one swap: token 0 is the input, no vault to check (0).
+  const v: CpmmQuoteView = {
+    fast: true, r0Hi, r0Lo, r1Hi: PAIR.hi, r1Lo: PAIR.lo, v0Hi: 0, v0Lo: 0, v1Hi: 0, v1Lo: 0, t, c, p, f,
+    onInput01: onInput, onInput10: onInput,
+  };
+  return exactIn ? swapInPair(v, true, amount) : swapOutPair(v, true, amount);
 }

@@ -10,7 +10,6 @@ import { CPMM_STATUS_OK, type CpmmState } from './state.js';
 import { type CpmmSwap, cpmmSwap, failedSwap } from './swap-result.js';
 import { swapInPair, swapOutPair } from './fast-math.js';
 import { quoteView } from './quote-view.js';
-import { PAIR, readU64 } from '../common/u64-pair.js';
 
 /**
  * A CPMM quote: a {@link CpmmSwap} whose `transferIn` / `transferOut` are the token movements around the pool
@@ -49,18 +48,8 @@ export function cpmmQuote(state: CpmmState, aToB: boolean, amount: bigint, mode:
   // everything else, and every rejection, takes the bigint port below.
   const v = quoteView(state);
   if (v.fast && amount <= U64_MAX) {
-    readU64(amount);
-    // A negative amount reads as amount + 2^64 (at least 2^63): only then is the sign checked.
-    if (PAIR.hi < 2_147_483_648 || amount > 0n) {
-      const q = aToB
-        ? mode === 'ExactIn'
-          ? swapInPair(PAIR.hi, PAIR.lo, amount, v.r0Hi, v.r0Lo, v.r1Hi, v.r1Lo, v.t, v.c, v.p, v.f, v.onInput01, v.v0Hi, v.v0Lo)
-          : swapOutPair(PAIR.hi, PAIR.lo, amount, v.r0Hi, v.r0Lo, v.r1Hi, v.r1Lo, v.t, v.c, v.p, v.f, v.onInput01, v.v0Hi, v.v0Lo)
-        : mode === 'ExactIn'
-          ? swapInPair(PAIR.hi, PAIR.lo, amount, v.r1Hi, v.r1Lo, v.r0Hi, v.r0Lo, v.t, v.c, v.p, v.f, v.onInput10, v.v1Hi, v.v1Lo)
-          : swapOutPair(PAIR.hi, PAIR.lo, amount, v.r1Hi, v.r1Lo, v.r0Hi, v.r0Lo, v.t, v.c, v.p, v.f, v.onInput10, v.v1Hi, v.v1Lo);
-      if (q !== null) return q;
-    }
+    const q = mode === 'ExactIn' ? swapInPair(v, aToB, amount) : swapOutPair(v, aToB, amount);
+    if (q !== null) return q;
   }
   const onInput = isCreatorFeeOnInput(state.creatorFeeOn, aToB);
   if (state.status !== CPMM_STATUS_OK) return rejected('INACTIVE', amount, mode, onInput);
