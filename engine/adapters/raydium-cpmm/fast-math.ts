@@ -25,15 +25,15 @@ const U64_MAX = 0xffff_ffff_ffff_ffffn;
 const INV32 = 1 / TWO32;
 
 /**
- * The protocol and fund shares of the trade fee (`trade` pair; its bigint `tradeBig`) and the result object.
- * Only bigints and small integers cross this call (no f64 argument to box).
+ * The protocol and fund shares of the trade fee (in {@link PAIR} on entry; its bigint `tradeBig`) and the result
+ * object. Only bigints and small integers cross this call (no f64 argument to box).
  */
 function okSwap(
-  inBig: bigint, outBig: bigint, feeBig: bigint, tradeBig: bigint, creatorBig: bigint, trHi: number, trLo: number,
+  inBig: bigint, outBig: bigint, feeBig: bigint, tradeBig: bigint, creatorBig: bigint,
   p: number, f: number, onInput: boolean, swappedInBig: bigint, swappedOutBig: bigint,
 ): CpmmSwap {
-  PAIR.hi = trHi;
-  PAIR.lo = trLo;
+  const trHi = PAIR.hi;
+  const trLo = PAIR.lo;
   mulDivSmall(p, DEN, false);
   const protocolBig = PAIR.hi === trHi && PAIR.lo === trLo ? tradeBig : bigOfPair();
   PAIR.hi = trHi;
@@ -139,7 +139,9 @@ export function swapInPair(v: CpmmQuoteView, aToB: boolean, amount: bigint): Cpm
   PAIR.hi = swHi;
   PAIR.lo = swLo;
   const swappedOutBig = outHi === swHi && outLo === swLo ? outBig : bigOfPair();
-  return okSwap(amount, outBig, feeBig, tradeBig, creatorBig, trHi, trLo, v.p, v.f, onInput, swappedInBig, swappedOutBig);
+  PAIR.hi = trHi;
+  PAIR.lo = trLo;
+  return okSwap(amount, outBig, feeBig, tradeBig, creatorBig, v.p, v.f, onInput, swappedInBig, swappedOutBig);
 }
 
 /** `swapBaseOutput` of `amount` (at most u64::MAX, checked by the caller); the rest as {@link swapInPair}. */
@@ -231,7 +233,9 @@ export function swapOutPair(v: CpmmQuoteView, aToB: boolean, amount: bigint): Cp
   PAIR.hi = aoHi;
   PAIR.lo = aoLo;
   const swappedOutBig = aoHi === oHi && aoLo === oLo ? amount : bigOfPair();
-  return okSwap(inBig, amount, feeBig, tradeBig, creatorBig, trHi, trLo, v.p, v.f, onInput, swappedInBig, swappedOutBig);
+  PAIR.hi = trHi;
+  PAIR.lo = trLo;
+  return okSwap(inBig, amount, feeBig, tradeBig, creatorBig, v.p, v.f, onInput, swappedInBig, swappedOutBig);
 }
 
 /** A rate as an f64 integer when it is at most 1e6 (the fee range), else -1. */
