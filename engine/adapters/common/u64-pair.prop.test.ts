@@ -1,7 +1,7 @@
 /**
  * The bigint-free u64 arithmetic (`u64-pair.ts`, `u64-mul-div.ts`) against bigint, over seeded values crowded at
  * its edges (0, 1, 2^24, 2^32 +- 1, 2^48, 2^53 +- 1, 2^64 - 1, products near 2^128, quotients near 2^64, exact
- * divisions) and with fast-check, bounded by time.
+ * divisions, all three operands below 2^53) and with fast-check, bounded by time.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -136,6 +136,20 @@ test('mulDivPair: products near 2^128 and quotients around 2^32, 2^53 and 2^64',
     if (b > U64_MAX) b = U64_MAX - rng.range(0n, 3n);
     checkMulDiv(a, b, d0);
     checkMulDiv(b, a, d0);
+  }
+});
+
+test('mulDivPair: operands below 2^53 and quotients near 2^53', () => {
+  const rng = new SeededRandom(6406);
+  const TWO53 = 1n << 53n;
+  for (let i = 0; i < 100_000; i++) {
+    const a = TWO53 - 1n - rng.range(0n, 1n << BigInt(rng.int(53)));
+    const b = rng.int(2) === 0 ? TWO53 - 1n - rng.range(0n, 1000n) : rng.magnitude(1, 53);
+    const target = rng.pick([TWO53 - 16n, TWO53 - 17n, TWO53 - 15n, TWO53, 1n << 40n, 3n]);
+    let d = (a * b) / target + rng.range(0n, 4n) - 2n;
+    if (d <= 0n) d = 1n;
+    if (d >= TWO53) d = TWO53 - 1n - rng.range(0n, 3n);
+    checkMulDiv(a, b, d);
   }
 });
 
