@@ -1,5 +1,6 @@
 /**
- * Raydium CPMM exact quote: our bigint port (engine/adapters/raydium-cpmm) against the official SDK's
+ * Raydium CPMM exact quote: ours (engine/adapters/raydium-cpmm: the program's integer math, exact; bigint results
+ * from a fast path on u64 pairs, the bigint port for rejections) against the official SDK's
  * CurveCalculator (bn.js), on the same 1,000 tradable states, exact-in and exact-out. Each task runs all
  * 1,000 quotes per iteration (the functions are far below tinybench's timer resolution on their own).
  * Run: `npx tsc -p tsconfig.json && node dist/bench/cpmm-quote.bench.js`. Results: bench/README.md.

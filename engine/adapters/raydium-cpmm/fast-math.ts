@@ -1,153 +1,274 @@
 /**
- * The f64 fast path of the CPMM swap math: the same formulas as `math.ts`, step for step, on f64 integers, for
- * the swaps whose every input, intermediate and result is an integer below 2^53. The products of two such values
- * (`amount * rate`, `amount * reserve`) reach 2^106 and are divided exactly by `common/exact-f64.ts` (a
- * two-product and a checked quotient, never an estimate). Reserves may be larger (pools near u64): then the curve
- * step alone runs in bigint and the rest stays in f64 while its values do. Any step that leaves that range, and
- * every swap that does not succeed, returns null: the caller then runs the bigint port, so rejections keep one
- * implementation.
+ * The fast path of the CPMM swap math: the same formulas as `math.ts`, step for step, on u64 values held as f64
+ * pairs (`common/u64-pair.ts`: `hi * 2^32 + lo`), exact for every u64 without bigint arithmetic. Fee steps
+ * (`x * rate / 1e6`, `x * 1e6 / (1e6 - rate)`, the creator split) are `mulDivSmall`; the curve step
+ * (`floor(in * rout / (rin + in))`, `ceil(rin * out / (rout - out))`, 128-bit products) is `mulDivPair`. Only
+ * the result's bigints are made, and each distinct value once.
+ *
+ * A swap that does not succeed returns null, and so does one whose rates are outside the fee range (a rate above
+ * 1e6, or a trade or creator rate of 1e6 or more), or whose input would take the input vault past u64: the caller
+ * then runs the bigint port, so every rejection and refusal keeps one implementation.
  */
-import { NO_F64, TWO53, mulDivCeil, mulDivFloor, toBig, u64F64 } from '../common/exact-f64.js';
+import { MUL_DIV_ARGS, mulDivPair } from '../common/u64-mul-div.js';
+import { PAIR, TWO32, bigOfPair, mulDivSmall, readU64 } from '../common/u64-pair.js';
 import type { CpmmFeeRates, CpmmSwap } from './math.js';
+import type { CpmmQuoteView } from './quote-view.js';
 import { cpmmSwap } from './swap-result.js';
 
+/** The program's fee-rate denominator. */
 const DEN = 1_000_000;
 
 /** Largest u64: an amount above it is refused by the bigint path (no instruction carries it). */
 const U64_MAX = 0xffff_ffff_ffff_ffffn;
 
-/**
- * The f64 of a u64 reserve or rate when it is below 2^53, else NO_F64. Rates are u64 account fields; amounts and
- * reserves are checked against u64 before (a larger bigint would read modulo 2^64).
- */
-const f64 = u64F64;
-
-/** The bigint of a non-negative f64 integer result, reusing `0n`. */
-function big(x: number): bigint {
-  return x === 0 ? 0n : toBig(x);
-}
+/** 2^-32, exact: `Math.floor(x * INV32)` is `floor(x / 2^32)` (the carry or borrow of a sum of halves), no branch. */
+const INV32 = 1 / TWO32;
 
 /**
- * The OK swap of the f64 path: the fee split (protocol and fund are floor shares of the trade fee) and bigints.
- * `inAmount` / `outAmount` are given as both f64 and bigint (one of them is the caller's own amount); equal values
- * share one bigint, so a quote allocates only the distinct amounts it reports.
+ * The protocol and fund shares of the trade fee (in {@link PAIR} on entry; its bigint `tradeBig`) and the result
+ * object. Only bigints and small integers cross this call (no f64 argument to box).
  */
-function okF64(
-  inF: number, inAmount: bigint, outF: number, outAmount: bigint, trade: number, creator: number, rates: CpmmFeeRates,
-  onInput: boolean, swappedIn: number, swappedOut: number, swappedOutBig: bigint | null = null,
-): CpmmSwap | null {
-  const p = f64(rates.protocolFeeRate);
-  const f = f64(rates.fundFeeRate);
-  if (p === NO_F64 || f === NO_F64) return null;
-  const protocol = mulDivFloor(trade, p, DEN);
-  const fund = mulDivFloor(trade, f, DEN);
-  if (protocol === NO_F64 || fund === NO_F64) return null;
-  const tradeBig = big(trade);
-  const feeBig = !onInput || creator === 0 ? tradeBig : big(trade + creator);
-  return cpmmSwap(
-    'OK', inAmount, outAmount, feeBig, tradeBig, big(creator), protocol === trade ? tradeBig : big(protocol),
-    fund === trade ? tradeBig : big(fund), onInput, swappedIn === inF ? inAmount : big(swappedIn),
-    swappedOut === outF ? outAmount : swappedOutBig ?? big(swappedOut),
-  );
+function okSwap(
+  inBig: bigint, outBig: bigint, feeBig: bigint, tradeBig: bigint, creatorBig: bigint,
+  p: number, f: number, onInput: boolean, swappedInBig: bigint, swappedOutBig: bigint,
+): CpmmSwap {
+  const trHi = PAIR.hi;
+  const trLo = PAIR.lo;
+  mulDivSmall(p, DEN, false);
+  const protocolBig = PAIR.hi === trHi && PAIR.lo === trLo ? tradeBig : bigOfPair();
+  PAIR.hi = trHi;
+  PAIR.lo = trLo;
+  mulDivSmall(f, DEN, false);
+  const fundBig = PAIR.hi === trHi && PAIR.lo === trLo ? tradeBig : bigOfPair();
+  return cpmmSwap('OK', inBig, outBig, feeBig, tradeBig, creatorBig, protocolBig, fundBig, onInput, swappedInBig, swappedOutBig);
 }
 
-/** `swapBaseInput` on f64 integers; null where it does not apply (see the file header). */
-export function swapBaseInputF64(amountIn: bigint, reserveIn: bigint, reserveOut: bigint, rates: CpmmFeeRates, onInput: boolean): CpmmSwap | null {
-  if (amountIn > U64_MAX || reserveIn > U64_MAX || reserveOut > U64_MAX) return null;
-  const a = f64(amountIn);
-  const t = f64(rates.tradeFeeRate);
-  const c = f64(rates.creatorFeeRate);
-  if (a <= 0 || reserveIn <= 0n || reserveOut <= 0n || t === NO_F64 || c === NO_F64) return null;
-  const ri = f64(reserveIn);
-  const ro = f64(reserveOut);
-  let trade: number;
-  let creator = 0;
-  let less: number;
-  if (onInput) {
-    const rate = t + c;
-    if (rate === 0 || rate >= TWO53) return null;
-    // One ceiling over the combined rate, then a floor split (the program's split_creator_fee).
-    const total = mulDivCeil(a, rate, DEN);
-    if (total === NO_F64 || total > a) return null;
-    creator = mulDivFloor(total, c, rate);
-    trade = total - creator;
-    less = a - total;
-  } else {
-    trade = mulDivCeil(a, t, DEN);
-    if (trade === NO_F64 || trade > a) return null;
-    less = a - trade;
-  }
-  let swapped: number;
-  let swappedBig: bigint | null = null;
-  if (ri !== NO_F64 && ro !== NO_F64 && ri + less < TWO53) swapped = mulDivFloor(less, ro, ri + less);
-  else {
-    // Reserves past 2^53: the curve step in bigint (reserveIn > 0, so the denominator is not zero).
-    const lessBig = big(less);
-    swappedBig = (lessBig * reserveOut) / (reserveIn + lessBig);
-    // swapped < reserveOut <= u64 (the reserve is a u64 account field).
-    swapped = f64(swappedBig);
-    if (swapped === NO_F64) return null;
-  }
-  let out = swapped;
-  if (!onInput) {
-    creator = mulDivCeil(swapped, c, DEN);
-    if (creator === NO_F64 || creator > swapped) return null;
-    out = swapped - creator;
-  }
-  if (out <= 0) return null;
-  const outBig = out === swapped && swappedBig !== null ? swappedBig : big(out);
-  return okF64(a, amountIn, out, outBig, trade, creator, rates, onInput, less, swapped, swappedBig);
-}
-
-/** `swapBaseOutput` on f64 integers; null where it does not apply (see the file header). */
-export function swapBaseOutputF64(amountOut: bigint, reserveIn: bigint, reserveOut: bigint, rates: CpmmFeeRates, onInput: boolean): CpmmSwap | null {
-  if (amountOut > U64_MAX || reserveIn > U64_MAX || reserveOut > U64_MAX) return null;
-  const o = f64(amountOut);
-  const t = f64(rates.tradeFeeRate);
-  const c = f64(rates.creatorFeeRate);
-  if (o <= 0 || reserveIn <= 0n || reserveOut <= 0n || t === NO_F64 || c === NO_F64) return null;
-  const ri = f64(reserveIn);
-  const ro = f64(reserveOut);
-  let creator = 0;
-  let actualOut = o;
-  if (!onInput) {
-    if (c >= DEN) return null;
-    // calculate_pre_fee_amount: ceil(out * 1e6 / (1e6 - rate)).
-    actualOut = mulDivCeil(o, DEN, DEN - c);
-    if (actualOut === NO_F64) return null;
-    creator = actualOut - o;
-  }
-  let swappedIn: number;
-  if (ri !== NO_F64 && ro !== NO_F64) {
-    if (actualOut >= ro) return null;
-    swappedIn = mulDivCeil(ri, actualOut, ro - actualOut);
-  } else {
-    // Reserves past 2^53: the curve step in bigint, ceil(rin * out / (rout - out)).
-    const outBig = big(actualOut);
-    if (outBig >= reserveOut) return null;
-    const num = reserveIn * outBig;
-    const den = reserveOut - outBig;
-    let q = num / den;
-    if (q * den !== num) q += 1n;
-    // q can pass u64 (u64F64 reads u64s only); the bigint port refuses it.
-    swappedIn = q > U64_MAX ? NO_F64 : f64(q);
-  }
-  if (swappedIn === NO_F64) return null;
-  let trade: number;
-  let inAmount: number;
+/**
+ * `swapBaseInput` of `amount` (at most u64::MAX, checked by the caller) from the view's token 0 (`aToB`) or token 1: rates of
+ * at most 1e6 (the view's), and the input vault must take the amount without passing u64. Null where it does not
+ * apply (see the file header).
+ */
+export function swapInPair(v: CpmmQuoteView, aToB: boolean, amount: bigint): CpmmSwap | null {
+  readU64(amount);
+  const aHi = PAIR.hi;
+  const aLo = PAIR.lo;
+  // A negative amount reads as amount + 2^64: only an amount with its top bit set is checked for it.
+  if (aHi >= 2_147_483_648 && amount < 0n) return null;
+  const riHi = aToB ? v.r0Hi : v.r1Hi;
+  const riLo = aToB ? v.r0Lo : v.r1Lo;
+  const roHi = aToB ? v.r1Hi : v.r0Hi;
+  const roLo = aToB ? v.r1Lo : v.r0Lo;
+  const onInput = aToB ? v.onInput01 : v.onInput10;
+  const { t, c } = v;
+  if ((aHi === 0 && aLo === 0) || (riHi === 0 && riLo === 0) || (roHi === 0 && roLo === 0) || t >= DEN || c >= DEN) return null;
+  // The user's transfer into the input vault (the token program's Overflow past u64): left to the bigint path.
+  let lo = (aToB ? v.v0Lo : v.v1Lo) + aLo;
+  let k = Math.floor(lo * INV32);
+  if ((aToB ? v.v0Hi : v.v1Hi) + aHi + k >= TWO32) return null;
+  let trHi: number;
+  let trLo: number;
+  let crHi = 0;
+  let crLo = 0;
+  let feeHi: number;
+  let feeLo: number;
   if (onInput) {
     const rate = t + c;
     if (rate === 0 || rate >= DEN) return null;
-    inAmount = mulDivCeil(swappedIn, DEN, DEN - rate);
-    if (inAmount === NO_F64) return null;
-    const total = inAmount - swappedIn;
-    creator = mulDivFloor(total, c, rate);
-    trade = total - creator;
+    // One ceiling over the combined rate, then a floor split (the program's split_creator_fee); rate < 1e6.
+    mulDivSmall(rate, DEN, true);
+    feeHi = PAIR.hi;
+    feeLo = PAIR.lo;
+    mulDivSmall(c, rate, false);
+    crHi = PAIR.hi;
+    crLo = PAIR.lo;
+    lo = feeLo - crLo;
+    k = Math.floor(lo * INV32);
+    trHi = feeHi - crHi + k;
+    trLo = lo - k * TWO32;
   } else {
-    if (t >= DEN) return null;
-    inAmount = mulDivCeil(swappedIn, DEN, DEN - t);
-    if (inAmount === NO_F64) return null;
-    trade = inAmount - swappedIn;
+    mulDivSmall(t, DEN, true);
+    trHi = feeHi = PAIR.hi;
+    trLo = feeLo = PAIR.lo;
   }
-  return okF64(inAmount, big(inAmount), o, amountOut, trade, creator, rates, onInput, swappedIn, actualOut);
+  // less = amount - fee (the fee is at most the amount: rate < 1e6); the curve divides by rin + less.
+  lo = aLo - feeLo;
+  k = Math.floor(lo * INV32);
+  const lessHi = aHi - feeHi + k;
+  const lessLo = lo - k * TWO32;
+  lo = riLo + lessLo;
+  k = Math.floor(lo * INV32);
+  MUL_DIV_ARGS[0] = lessHi;
+  MUL_DIV_ARGS[1] = lessLo;
+  MUL_DIV_ARGS[2] = roHi;
+  MUL_DIV_ARGS[3] = roLo;
+  MUL_DIV_ARGS[4] = riHi + lessHi + k;
+  MUL_DIV_ARGS[5] = lo - k * TWO32;
+  // floor(less * rout / (rin + less)) < rout: always a u64.
+  mulDivPair(false);
+  const swHi = PAIR.hi;
+  const swLo = PAIR.lo;
+  let outHi = swHi;
+  let outLo = swLo;
+  if (!onInput) {
+    // The creator fee off the output (0 for a zero rate), ceil(swapped * c / 1e6) <= swapped (c < 1e6).
+    mulDivSmall(c, DEN, true);
+    crHi = PAIR.hi;
+    crLo = PAIR.lo;
+    lo = swLo - crLo;
+    k = Math.floor(lo * INV32);
+    outHi = swHi - crHi + k;
+    outLo = lo - k * TWO32;
+  }
+  if (outHi === 0 && outLo === 0) return null;
+  // Bigints: each distinct value once (PAIR is loaded, then read by bigOfPair).
+  PAIR.hi = outHi;
+  PAIR.lo = outLo;
+  const outBig = bigOfPair();
+  PAIR.hi = trHi;
+  PAIR.lo = trLo;
+  const tradeBig = bigOfPair();
+  PAIR.hi = crHi;
+  PAIR.lo = crLo;
+  const creatorBig = bigOfPair();
+  PAIR.hi = feeHi;
+  PAIR.lo = feeLo;
+  const feeBig = feeHi === trHi && feeLo === trLo ? tradeBig : bigOfPair();
+  PAIR.hi = lessHi;
+  PAIR.lo = lessLo;
+  const swappedInBig = feeHi === 0 && feeLo === 0 ? amount : bigOfPair();
+  PAIR.hi = swHi;
+  PAIR.lo = swLo;
+  const swappedOutBig = outHi === swHi && outLo === swLo ? outBig : bigOfPair();
+  PAIR.hi = trHi;
+  PAIR.lo = trLo;
+  return okSwap(amount, outBig, feeBig, tradeBig, creatorBig, v.p, v.f, onInput, swappedInBig, swappedOutBig);
+}
+
+/** `swapBaseOutput` of `amount` (at most u64::MAX, checked by the caller); the rest as {@link swapInPair}. */
+export function swapOutPair(v: CpmmQuoteView, aToB: boolean, amount: bigint): CpmmSwap | null {
+  readU64(amount);
+  const oHi = PAIR.hi;
+  const oLo = PAIR.lo;
+  // A negative amount reads as amount + 2^64: only an amount with its top bit set is checked for it.
+  if (oHi >= 2_147_483_648 && amount < 0n) return null;
+  const riHi = aToB ? v.r0Hi : v.r1Hi;
+  const riLo = aToB ? v.r0Lo : v.r1Lo;
+  const roHi = aToB ? v.r1Hi : v.r0Hi;
+  const roLo = aToB ? v.r1Lo : v.r0Lo;
+  const onInput = aToB ? v.onInput01 : v.onInput10;
+  const { t, c } = v;
+  if ((oHi === 0 && oLo === 0) || (riHi === 0 && riLo === 0) || (roHi === 0 && roLo === 0) || t >= DEN || c >= DEN) return null;
+  let aoHi = oHi;
+  let aoLo = oLo;
+  let crHi = 0;
+  let crLo = 0;
+  let lo: number;
+  let k: number;
+  if (!onInput) {
+    // calculate_pre_fee_amount: ceil(out * 1e6 / (1e6 - rate)) (out itself for a zero rate).
+    mulDivSmall(DEN, DEN - c, true);
+    aoHi = PAIR.hi;
+    aoLo = PAIR.lo;
+    lo = aoLo - oLo;
+    k = Math.floor(lo * INV32);
+    crHi = aoHi - oHi + k;
+    crLo = lo - k * TWO32;
+  }
+  // The curve cannot be emptied (the program's checked_sub / ceil_div fail): left to the bigint path.
+  if (aoHi > roHi || (aoHi === roHi && aoLo >= roLo)) return null;
+  lo = roLo - aoLo;
+  k = Math.floor(lo * INV32);
+  MUL_DIV_ARGS[0] = riHi;
+  MUL_DIV_ARGS[1] = riLo;
+  MUL_DIV_ARGS[2] = aoHi;
+  MUL_DIV_ARGS[3] = aoLo;
+  MUL_DIV_ARGS[4] = roHi - aoHi + k;
+  MUL_DIV_ARGS[5] = lo - k * TWO32;
+  // ceil(rin * out / (rout - out)); past u64 the transfer cannot be made (the bigint path refuses it).
+  if (!mulDivPair(true)) return null;
+  const siHi = PAIR.hi;
+  const siLo = PAIR.lo;
+  const rate = onInput ? t + c : t;
+  if (onInput && (rate === 0 || rate >= DEN)) return null;
+  // inAmount = ceil(swappedIn * 1e6 / (1e6 - rate)): swappedIn itself for a zero rate; rate < 1e6.
+  mulDivSmall(DEN, DEN - rate, true);
+  const inHi = PAIR.hi;
+  const inLo = PAIR.lo;
+  if (inHi >= TWO32) return null;
+  lo = inLo - siLo;
+  k = Math.floor(lo * INV32);
+  const feeHi = inHi - siHi + k;
+  const feeLo = lo - k * TWO32;
+  let trHi = feeHi;
+  let trLo = feeLo;
+  if (onInput) {
+    PAIR.hi = feeHi;
+    PAIR.lo = feeLo;
+    mulDivSmall(c, rate, false);
+    crHi = PAIR.hi;
+    crLo = PAIR.lo;
+    lo = feeLo - crLo;
+    k = Math.floor(lo * INV32);
+    trHi = feeHi - crHi + k;
+    trLo = lo - k * TWO32;
+  }
+  lo = (aToB ? v.v0Lo : v.v1Lo) + inLo;
+  k = Math.floor(lo * INV32);
+  if ((aToB ? v.v0Hi : v.v1Hi) + inHi + k >= TWO32) return null;
+  PAIR.hi = siHi;
+  PAIR.lo = siLo;
+  const swappedInBig = bigOfPair();
+  PAIR.hi = inHi;
+  PAIR.lo = inLo;
+  const inBig = feeHi === 0 && feeLo === 0 ? swappedInBig : bigOfPair();
+  PAIR.hi = trHi;
+  PAIR.lo = trLo;
+  const tradeBig = bigOfPair();
+  PAIR.hi = crHi;
+  PAIR.lo = crLo;
+  const creatorBig = bigOfPair();
+  PAIR.hi = feeHi;
+  PAIR.lo = feeLo;
+  const feeBig = feeHi === trHi && feeLo === trLo ? tradeBig : bigOfPair();
+  PAIR.hi = aoHi;
+  PAIR.lo = aoLo;
+  const swappedOutBig = aoHi === oHi && aoLo === oLo ? amount : bigOfPair();
+  PAIR.hi = trHi;
+  PAIR.lo = trLo;
+  return okSwap(inBig, amount, feeBig, tradeBig, creatorBig, v.p, v.f, onInput, swappedInBig, swappedOutBig);
+}
+
+/** A rate as an f64 integer when it is at most 1e6 (the fee range), else -1. */
+function rateF64(rate: bigint): number {
+  readU64(rate);
+  return PAIR.hi === 0 && PAIR.lo <= DEN && rate >= 0n ? PAIR.lo : -1;
+}
+
+/** `swapBaseInput` for bigint arguments through {@link swapInPair}; null where it does not apply. */
+export function swapBaseInputF64(amountIn: bigint, reserveIn: bigint, reserveOut: bigint, rates: CpmmFeeRates, onInput: boolean): CpmmSwap | null {
+  return fastSwap(true, amountIn, reserveIn, reserveOut, rates, onInput);
+}
+
+/** `swapBaseOutput` for bigint arguments through {@link swapOutPair}; null where it does not apply. */
+export function swapBaseOutputF64(amountOut: bigint, reserveIn: bigint, reserveOut: bigint, rates: CpmmFeeRates, onInput: boolean): CpmmSwap | null {
+  return fastSwap(false, amountOut, reserveIn, reserveOut, rates, onInput);
+}
+
+function fastSwap(exactIn: boolean, amount: bigint, reserveIn: bigint, reserveOut: bigint, rates: CpmmFeeRates, onInput: boolean): CpmmSwap | null {
+  if (amount <= 0n || amount > U64_MAX || reserveIn <= 0n || reserveIn > U64_MAX || reserveOut <= 0n || reserveOut > U64_MAX) return null;
+  const t = rateF64(rates.tradeFeeRate);
+  const c = rateF64(rates.creatorFeeRate);
+  const p = rateF64(rates.protocolFeeRate);
+  const f = rateF64(rates.fundFeeRate);
+  if (t < 0 || c < 0 || p < 0 || f < 0) return null;
+  readU64(reserveIn);
+  const r0Hi = PAIR.hi;
+  const r0Lo = PAIR.lo;
+  readU64(reserveOut);
+  // A view of this one swap: token 0 is the input, no vault to check (0).
+  const v: CpmmQuoteView = {
+    fast: true, r0Hi, r0Lo, r1Hi: PAIR.hi, r1Lo: PAIR.lo, v0Hi: 0, v0Lo: 0, v1Hi: 0, v1Lo: 0, t, c, p, f,
+    onInput01: onInput, onInput10: onInput,
+  };
+  return exactIn ? swapInPair(v, true, amount) : swapOutPair(v, true, amount);
 }

@@ -13,8 +13,8 @@
  *     path succeeds; its base-output path throws. We return INACTIVE.
  * `math.diff.test.ts` counts both cases separately and checks that they are explained by exactly this.
  *
- * `swapBaseInput` / `swapBaseOutput` take the f64 fast path of `fast-math.ts` when every value of the swap is an
- * integer below 2^53 and the swap succeeds, and this bigint port (`*Big`) otherwise; both give the same result.
+ * `swapBaseInput` / `swapBaseOutput` take the fast path of `fast-math.ts` (u64 pairs on f64, exact for every u64)
+ * when the swap succeeds, and this bigint port (`*Big`) otherwise; both give the same result.
  */
 import { swapBaseInputF64, swapBaseOutputF64 } from './fast-math.js';
 import { type CpmmSwap, cpmmSwap, failedSwap as failed } from './swap-result.js';

@@ -8,6 +8,8 @@ import type { SwapMode } from '../types.js';
 import { U64_MAX, isCreatorFeeOnInput, swapBaseInput, swapBaseOutput } from './math.js';
 import { CPMM_STATUS_OK, type CpmmState } from './state.js';
 import { type CpmmSwap, cpmmSwap, failedSwap } from './swap-result.js';
+import { swapInPair, swapOutPair } from './fast-math.js';
+import { quoteView } from './quote-view.js';
 
 /**
  * A CPMM quote: a {@link CpmmSwap} whose `transferIn` / `transferOut` are the token movements around the pool
@@ -42,6 +44,13 @@ const VAULT_SAFE = U64_MAX - TWO53_BIG;
  * `TokenOverflow`). Token 0 is A: `aToB` is the program's ZeroForOne.
  */
 export function cpmmQuote(state: CpmmState, aToB: boolean, amount: bigint, mode: SwapMode): CpmmQuote {
+  // The fast path (fast-math.ts on the state's cached view) answers every successful quote without transfer fees;
+  // everything else, and every rejection, takes the bigint port below.
+  const v = quoteView(state);
+  if (v.fast && amount <= U64_MAX) {
+    const q = mode === 'ExactIn' ? swapInPair(v, aToB, amount) : swapOutPair(v, aToB, amount);
+    if (q !== null) return q;
+  }
   const onInput = isCreatorFeeOnInput(state.creatorFeeOn, aToB);
   if (state.status !== CPMM_STATUS_OK) return rejected('INACTIVE', amount, mode, onInput);
   if (amount > U64_MAX) return rejected('INSUFFICIENT_LIQUIDITY', amount, mode, onInput);

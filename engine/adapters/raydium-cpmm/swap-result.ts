@@ -1,6 +1,6 @@
 /**
  * The result of a CPMM swap computation and its one constructor: every result, OK or not, from the bigint port
- * or the f64 fast path, is built here with the same fields in the same order (one object shape for the engine's
+ * or the fast path, is built here with the same fields in the same order (one object shape for the engine's
  * inline caches; no spread copies on the quote path).
  */
 import type { QuoteResult, QuoteStatus } from '../types.js';
