@@ -3,7 +3,7 @@
  * sources are recorded: Meteora's own SDK quote-test fixtures, mainnet dumps). Each set is a VirtualPool (424 B) and
  * its PoolConfig (1048 B), raw, with the clock the set is quoted at.
  */
-import type { ChainClock } from '../types.js';
+import type { ChainClock } from '../../types.js';
 
 /** One real pool: addresses, base64 account data and the clock it is quoted at. */
 export interface DbcMainnetSet {

@@ -3,7 +3,7 @@
  * 25 USDC market-cap tiers), as captured by `@pump-fun/pump-swap-sdk`'s `feeConfigMainnetFixture.ts` (slot
  * 445186127). Thresholds are quote atoms (lamports / USDC micro-units); fees are [lp, protocol, creator] bps.
  */
-import type { FeesBps, FeeTier } from './layout.js';
+import type { FeesBps, FeeTier } from '../layout.js';
 
 type Row = readonly [threshold: bigint, lp: bigint, protocol: bigint, creator: bigint];
 

@@ -4,11 +4,11 @@
  * schedules, canonical or not, coin creator set or not, mayhem, per-pool creator fees, every pool and FeeConfig
  * version — and one amount per direction and mode. Deterministic: a failing case replays from its index.
  */
-import { SeededRandom } from '../common/seeded-random.js';
+import { SeededRandom } from '../../testing/seeded-random.js';
 
 export { SeededRandom };
-import type { FeeConfigFields, FeesBps, FeeTier } from './layout.js';
-import { FEE_CONFIG_SIZE_POST_EXOTIC, FEE_CONFIG_SIZE_POST_STABLE, FEE_CONFIG_SIZE_PRE_STABLE, POOL_LIVE_SIZES } from './layout.js';
+import type { FeeConfigFields, FeesBps, FeeTier } from '../layout.js';
+import { FEE_CONFIG_SIZE_POST_EXOTIC, FEE_CONFIG_SIZE_POST_STABLE, FEE_CONFIG_SIZE_PRE_STABLE, POOL_LIVE_SIZES } from '../layout.js';
 import { type PumpswapFixtureOptions, USDC, WSOL, mainnetFeeConfig, testKey } from './test-fixture.js';
 
 

@@ -3,8 +3,8 @@
  * (the SDK is CommonJS), with bigint and our decoded field shapes in and out. Never imported by engine code.
  */
 import { createRequire } from 'node:module';
-import type { FeeConfigFields, FeeSchedule } from './fee-config.js';
-import type { BondingCurveFields } from './layout.js';
+import type { FeeConfigFields, FeeSchedule } from '../fee-config.js';
+import type { BondingCurveFields } from '../layout.js';
 
 /** The slice of bn.js the oracle uses. */
 export interface BnLike {

@@ -5,9 +5,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { isEngineError } from '../errors.js';
-import type { WindowDecision, WindowLimiter } from './types.js';
-import { windowStartOf } from './window.js';
+import { isEngineError } from '../../errors.js';
+import type { WindowDecision, WindowLimiter } from '../types.js';
+import { windowStartOf } from '../window.js';
 
 /** Two limiters counting the same buckets (one object for memory; two connections for Redis). */
 export interface WindowHarness {

@@ -3,10 +3,10 @@
  * to near 2^64, fee rates 0 and near the limit, creator fee on/off and on either side, amounts from one atom
  * to beyond the reserve). Deterministic so that a failing case can be replayed from its index.
  */
-import { SeededRandom } from '../common/seeded-random.js';
+import { SeededRandom } from '../../testing/seeded-random.js';
 
 export { SeededRandom };
-import type { CpmmFeeRates } from './math.js';
+import type { CpmmFeeRates } from '../math.js';
 
 /** One randomized swap state in the pool's own token order. */
 export interface RandomCpmmState {

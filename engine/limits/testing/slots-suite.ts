@@ -5,8 +5,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { isEngineError } from '../errors.js';
-import type { SlotDecision, SlotLease, SlotLimiter } from './types.js';
+import { isEngineError } from '../../errors.js';
+import type { SlotDecision, SlotLease, SlotLimiter } from '../types.js';
 
 /** Two limiters counting the same subjects (one object for memory; two connections for Redis). */
 export interface SlotHarness {

@@ -4,11 +4,11 @@
  * boundaries, creator set or unset, per-curve creator fee overrides, mayhem mode with a real supply, SOL /
  * wrapped SOL / USDC / exotic quote mints, and odd reserves. Deterministic: replay a failure from its index.
  */
-import { SeededRandom } from '../common/seeded-random.js';
-import type { FeeConfigFields, FeeSchedule, FeeTier } from './fee-config.js';
-import { FEE_CONFIG_CURRENT_SIZE, FEE_CONFIG_INITIALIZE_SIZE, FEE_CONFIG_POST_STABLE_SIZE } from './fee-config.js';
-import { ONE_BILLION_SUPPLY, STABLE_QUOTE_MINTS, marketCap } from './fees.js';
-import { BONDING_CURVE_SIZES, type BondingCurveFields, NATIVE_MINT, ZERO_KEY } from './layout.js';
+import { SeededRandom } from '../../testing/seeded-random.js';
+import type { FeeConfigFields, FeeSchedule, FeeTier } from '../fee-config.js';
+import { FEE_CONFIG_CURRENT_SIZE, FEE_CONFIG_INITIALIZE_SIZE, FEE_CONFIG_POST_STABLE_SIZE } from '../fee-config.js';
+import { ONE_BILLION_SUPPLY, STABLE_QUOTE_MINTS, marketCap } from '../fees.js';
+import { BONDING_CURVE_SIZES, type BondingCurveFields, NATIVE_MINT, ZERO_KEY } from '../layout.js';
 
 export { SeededRandom };
 

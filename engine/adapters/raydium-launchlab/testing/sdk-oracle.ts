@@ -3,7 +3,7 @@
  * (the SDK is a devDependency and CommonJS), with bigint in and out. Never imported by engine code.
  */
 import { createRequire } from 'node:module';
-import type { LaunchlabCurveState, LaunchlabRates } from './math.js';
+import type { LaunchlabCurveState, LaunchlabRates } from '../math.js';
 
 /** The slice of bn.js the oracle uses. */
 export interface BnLike {

@@ -4,8 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
-import { TOKEN_PROGRAM_ID, encodeTokenAccount } from '../common/spl-layouts.js';
-import type { ChainClock } from '../types.js';
+import { TOKEN_PROGRAM_ID, encodeTokenAccount } from '../../common/spl-layouts.js';
+import type { ChainClock } from '../../types.js';
 import {
   type GlobalConfigFields,
   type LaunchlabPoolFields,
@@ -13,8 +13,8 @@ import {
   encodeGlobalConfig,
   encodeLaunchlabPool,
   encodePlatformConfig,
-} from './layout.js';
-import { creatorFeeVault, creatorFeeVaultAuthority, launchlabAuthority, platformFeeVault, platformFeeVaultAuthority } from './pda.js';
+} from '../layout.js';
+import { creatorFeeVault, creatorFeeVaultAuthority, launchlabAuthority, platformFeeVault, platformFeeVaultAuthority } from '../pda.js';
 
 /** A deterministic 32-byte key from a label (tests only). */
 export function testKey(label: string): string {

@@ -5,7 +5,7 @@
  * 25/10000, 0, large, near 100% and the invalid ones (den 0, num >= den), amounts from one atom to beyond the
  * reserve. Deterministic so that a failing case can be replayed from its index.
  */
-import { SeededRandom } from '../common/seeded-random.js';
+import { SeededRandom } from '../../testing/seeded-random.js';
 
 export { SeededRandom };
 

@@ -4,14 +4,14 @@
  * points, dynamic fee on/off with volatility, both collect fee modes, pools near the migration threshold, and
  * amounts from one atom to beyond the curve end. Deterministic: a failing case replays from its index.
  */
-import { SeededRandom } from '../common/seeded-random.js';
+import { SeededRandom } from '../../testing/seeded-random.js';
 
 export { SeededRandom };
 import bs58 from 'bs58';
 import { createHash } from 'node:crypto';
-import type { ChainClock } from '../types.js';
-import { deltaBase, deltaQuote } from './curve-math.js';
-import type { CurvePoint, PoolConfigAccount, VirtualPoolFields } from './layout.js';
+import type { ChainClock } from '../../types.js';
+import { deltaBase, deltaQuote } from '../curve-math.js';
+import type { CurvePoint, PoolConfigAccount, VirtualPoolFields } from '../layout.js';
 
 
 /** A deterministic base58 key from a label. */

@@ -4,7 +4,7 @@
  * until told to stop. Role `reader`: a second reader thread, seqlock phase then unsynchronized phase.
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { PoolSlab } from './pool-slab.js';
+import { PoolSlab } from '../pool-slab.js';
 import { CTL_STOP, TORN_HOT_POOLS, newTornFields, readSeqlocked, readUnsynchronized, tornMints, tornState } from './torn-fixture.js';
 
 /** Data the test passes to this worker. */

@@ -4,7 +4,7 @@
  * returning bigint. Never imported by engine code.
  */
 import { createRequire } from 'node:module';
-import type { PoolConfigAccount, VirtualPoolFields } from './layout.js';
+import type { PoolConfigAccount, VirtualPoolFields } from '../layout.js';
 
 /** The slice of bn.js the oracle uses. */
 export interface BnLike {

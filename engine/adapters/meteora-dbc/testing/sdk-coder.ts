@@ -4,7 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
-import type { PoolConfigAccount, VirtualPoolFields } from './layout.js';
+import type { PoolConfigAccount, VirtualPoolFields } from '../layout.js';
 
 interface BnStatic {
   new (v: string): { toString(): string };

@@ -3,8 +3,8 @@
  * sqrt price by a factor while holding a chosen amount of quote. Used by the localnet seeding and the tests;
  * not by the engine's hot path.
  */
-import { deltaBase, deltaQuote } from './curve-math.js';
-import type { CurvePoint } from './layout.js';
+import { deltaBase, deltaQuote } from '../curve-math.js';
+import type { CurvePoint } from '../layout.js';
 
 /** One segment: the sqrt price is multiplied by `sqrtFactorPpm / 1e6` and the segment holds `quoteAmount` quote. */
 export interface CurveSegmentSpec {

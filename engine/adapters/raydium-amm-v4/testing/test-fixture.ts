@@ -4,9 +4,9 @@
  */
 import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
-import { encodeTokenAccount } from '../common/spl-layouts.js';
-import type { ChainClock } from '../types.js';
-import { type AmmInfoFields, AMM_STATUS, canonicalAmmAuthority, encodeAmmInfo } from './layout.js';
+import { encodeTokenAccount } from '../../common/spl-layouts.js';
+import type { ChainClock } from '../../types.js';
+import { type AmmInfoFields, AMM_STATUS, canonicalAmmAuthority, encodeAmmInfo } from '../layout.js';
 
 /** A deterministic 32-byte key from a label (tests only). */
 export function testKey(label: string): string {

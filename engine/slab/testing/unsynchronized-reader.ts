@@ -3,9 +3,9 @@
  * Only for the torn-read test (which must see it tear, proving the test can fail) and the read benchmark (the cost
  * of the seqlock). Never use it to read live data; it is deliberately not re-exported from `index.ts`.
  */
-import { PARAM_F64_WORDS } from '../adapters/types.js';
-import { FLAG_CONFIRMED, FLAG_WRITTEN, REC, recordOffset } from './layout.js';
-import type { PoolF64Snapshot } from './pool-snapshot.js';
+import { PARAM_F64_WORDS } from '../../adapters/types.js';
+import { FLAG_CONFIRMED, FLAG_WRITTEN, REC, recordOffset } from '../layout.js';
+import type { PoolF64Snapshot } from '../pool-snapshot.js';
 
 const R16_DEX = REC.dex >> 1;
 const R16_FLAGS = REC.flags >> 1;

@@ -4,9 +4,9 @@
  */
 import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
-import { TOKEN_PROGRAM_ID, encodeTokenAccount } from '../common/spl-layouts.js';
-import type { ChainClock } from '../types.js';
-import { type AmmConfigFields, type PoolStateFields, encodeAmmConfig, encodePoolState, poolAuthority } from './layout.js';
+import { TOKEN_PROGRAM_ID, encodeTokenAccount } from '../../common/spl-layouts.js';
+import type { ChainClock } from '../../types.js';
+import { type AmmConfigFields, type PoolStateFields, encodeAmmConfig, encodePoolState, poolAuthority } from '../layout.js';
 
 /** A deterministic 32-byte key from a label (not on the curve-check path; tests only). */
 export function testKey(label: string): string {

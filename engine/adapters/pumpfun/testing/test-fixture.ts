@@ -4,13 +4,13 @@
  */
 import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
-import { TOKEN_PROGRAM_ID } from '../common/spl-layouts.js';
-import type { ChainClock } from '../types.js';
-import { type FeeConfigFields, encodeFeeConfig } from './fee-config.js';
-import { type BondingCurveFields, type GlobalFields, GLOBAL_ARRAYS, GLOBAL_FIELDS, ZERO_KEY, encodeBondingCurve, encodeGlobal } from './layout.js';
-import { associatedTokenAddress, bondingCurveAddress, feeConfigAddress, globalAddress } from './pda.js';
-import { encodeTokenAccount } from '../common/spl-layouts.js';
-import type { DescriptorInput } from '../types.js';
+import { TOKEN_PROGRAM_ID } from '../../common/spl-layouts.js';
+import type { ChainClock } from '../../types.js';
+import { type FeeConfigFields, encodeFeeConfig } from '../fee-config.js';
+import { type BondingCurveFields, type GlobalFields, GLOBAL_ARRAYS, GLOBAL_FIELDS, ZERO_KEY, encodeBondingCurve, encodeGlobal } from '../layout.js';
+import { associatedTokenAddress, bondingCurveAddress, feeConfigAddress, globalAddress } from '../pda.js';
+import { encodeTokenAccount } from '../../common/spl-layouts.js';
+import type { DescriptorInput } from '../../types.js';
 import { INITIAL_REAL_TOKEN, INITIAL_VIRTUAL_SOL, INITIAL_VIRTUAL_TOKEN } from './random-states.js';
 
 /** A deterministic 32-byte key from a label. */

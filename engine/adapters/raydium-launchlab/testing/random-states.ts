@@ -5,9 +5,9 @@
  * surplus; fee rates from 0 to a total of exactly 1e6; amounts from one atom to beyond what the pool can pay.
  * Deterministic: a failing case can be replayed from its index.
  */
-import { SeededRandom } from '../common/seeded-random.js';
-import { Q64, ceilDivSdk } from './curves.js';
-import type { LaunchlabCurveState, LaunchlabRates } from './math.js';
+import { SeededRandom } from '../../testing/seeded-random.js';
+import { Q64, ceilDivSdk } from '../curves.js';
+import type { LaunchlabCurveState, LaunchlabRates } from '../math.js';
 
 /** One randomized state with one amount per direction and mode. */
 export interface RandomLaunchlabState extends LaunchlabCurveState {

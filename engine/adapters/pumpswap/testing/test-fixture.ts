@@ -4,9 +4,9 @@
  */
 import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
-import { TOKEN_PROGRAM_ID, encodeMint, encodeTokenAccount } from '../common/spl-layouts.js';
-import type { ChainClock, PoolDescriptor } from '../types.js';
-import { ZERO_KEY } from '../common/field-table.js';
+import { TOKEN_PROGRAM_ID, encodeMint, encodeTokenAccount } from '../../common/spl-layouts.js';
+import type { ChainClock, PoolDescriptor } from '../../types.js';
+import { ZERO_KEY } from '../../common/field-table.js';
 import {
   type FeeConfigFields,
   type GlobalConfigFields,
@@ -16,9 +16,9 @@ import {
   encodeFeeConfig,
   encodeGlobalConfig,
   encodePoolAccount,
-} from './layout.js';
+} from '../layout.js';
 import { MAINNET_FEE_TIERS, MAINNET_FLAT_FEES, MAINNET_STABLE_FEE_TIERS } from './mainnet-fee-tiers.js';
-import { associatedTokenAddress, feeConfigAddress, globalConfigAddress, poolAddress, pumpPoolAuthority } from './pdas.js';
+import { associatedTokenAddress, feeConfigAddress, globalConfigAddress, poolAddress, pumpPoolAuthority } from '../pdas.js';
 
 /** Wrapped SOL. */
 export const WSOL = 'So11111111111111111111111111111111111111112';

@@ -3,13 +3,13 @@
  * built from a few knobs. Keys are derived from a label so fixtures are deterministic.
  */
 import bs58 from 'bs58';
-import { TOKEN_PROGRAM_ID, encodeTokenAccount } from '../common/spl-layouts.js';
-import type { ChainClock } from '../types.js';
+import { TOKEN_PROGRAM_ID, encodeTokenAccount } from '../../common/spl-layouts.js';
+import type { ChainClock } from '../../types.js';
 import { buildCurve, curveHoldings, sqrtPriceQ64 } from './curve-builder.js';
-import { dbcVaultAddress } from './descriptor.js';
-import { type PoolConfigAccount, type VirtualPoolFields, encodePoolConfig, encodeVirtualPool, poolAuthority } from './layout.js';
+import { dbcVaultAddress } from '../descriptor.js';
+import { type PoolConfigAccount, type VirtualPoolFields, encodePoolConfig, encodeVirtualPool, poolAuthority } from '../layout.js';
 import { basePoolConfig, baseVirtualPool, labelKey } from './random-states.js';
-import { vaultAmounts } from './state.js';
+import { vaultAmounts } from '../state.js';
 
 /** Knobs of a fixture pool; everything else gets realistic defaults (SOL-quoted, 6-decimal base, 3 segments). */
 export interface DbcFixtureOptions {
