@@ -3,8 +3,8 @@
  * field of a record is derived from one counter `k`, so any mix of two writes breaks an invariant. Test support
  * only; not re-exported from `index.ts`.
  */
-import { PARAM_F64_WORDS, PARAM_U64_WORDS } from '../../adapters/types.js';
-import type { RecordFields } from '../../adapters/types.js';
+import { PARAM_F64_WORDS, PARAM_U64_WORDS } from '../record-fields.js';
+import type { RecordFields } from '../record-fields.js';
 import { FLAG_TRADABLE } from '../layout.js';
 import { newExactSnapshot, newF64Snapshot } from '../pool-snapshot.js';
 import type { PoolExactSnapshot, PoolF64Snapshot } from '../pool-snapshot.js';

@@ -3,7 +3,7 @@
  * Only for the torn-read test (which must see it tear, proving the test can fail) and the read benchmark (the cost
  * of the seqlock). Never use it to read live data; it is deliberately not re-exported from `index.ts`.
  */
-import { PARAM_F64_WORDS } from '../../adapters/types.js';
+import { PARAM_F64_WORDS } from '../record-fields.js';
 import { FLAG_CONFIRMED, FLAG_WRITTEN, REC, recordOffset } from '../layout.js';
 import type { PoolF64Snapshot } from '../pool-snapshot.js';
 

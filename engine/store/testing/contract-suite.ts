@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { isEngineError } from '../../errors.js';
-import { KEY_TIERS, type Tier } from '../../keys/tier.js';
+import { KEY_TIERS, type Tier } from '../../tiers/tier.js';
 import { MIGRATIONS } from '../migrations/index.js';
 import type { ApiKeyRecord, NewApiKey, Repos, Store, UsageDelta } from '../types.js';
 
