@@ -5,16 +5,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from './store/project-root.js';
 import { moduleSpecifiers, productRules, repoGraph, walkImports, type GraphSource } from './testing/import-graph.js';
-
-function projectRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
-  return dir;
-}
 
 const ROOT = projectRoot();
 /** How the service starts: `node dist/http/main.js` (scripts/run.sh), the keys CLI (package.json `keys`), and the
