@@ -56,6 +56,21 @@ const HTTP_WORKER_WRAPPERS = {
   regex: '^(\\.\\./)+workers/(?!(quote-pool|ingest-host|protocol)\\.js$)',
   message: 'http/** uses the worker pool wrappers (quote-pool, ingest-host, protocol), never a thread entry.',
 };
+/** The tiers are a leaf: keys, points, limits, the store and the shell all depend on them. */
+const TIERS_LEAF = {
+  regex: '^\\.\\./',
+  message: 'engine/tiers is a leaf: it imports nothing outside its folder.',
+};
+/** The store (persistence contract and drivers) is below the domain modules that use it. */
+const STORE_BELOW = {
+  regex: '^(\\.\\./)+(keys|points|limits|services|router|ingest|adapters|chain|catalog)(/|$)',
+  message: 'engine/store is below keys, points, limits and services: it imports none of them (tiers are in engine/tiers).',
+};
+/** keys use points (signup and referral credits); points never use keys (the cycle issue 12 removed). */
+const POINTS_NO_KEYS = {
+  regex: '^(\\.\\./)+keys(/|$)',
+  message: 'engine/points never imports engine/keys (keys import points; the tiers are in engine/tiers).',
+};
 const WORKERS_NO_HTTP = {
   regex: '^(\\.\\./)+http(/|$)',
   message: 'workers/** never imports the HTTP shell.',
@@ -84,6 +99,9 @@ export default tseslint.config(
     ignores: NOT_PRODUCT,
     rules: { 'no-restricted-imports': restrict([ENGINE_UP, TEST_SUPPORT, DEV_PACKAGES, ADAPTER_NETWORK], ADAPTER_NETWORK_PATHS) },
   },
+  { files: ['engine/tiers/**/*.ts'], rules: { 'no-restricted-imports': restrict([ENGINE_UP, TIERS_LEAF]) } },
+  { files: ['engine/store/**/*.ts'], ignores: NOT_PRODUCT, rules: { 'no-restricted-imports': restrict([ENGINE_UP, TEST_SUPPORT, DEV_PACKAGES, STORE_BELOW]) } },
+  { files: ['engine/points/**/*.ts'], ignores: NOT_PRODUCT, rules: { 'no-restricted-imports': restrict([ENGINE_UP, TEST_SUPPORT, DEV_PACKAGES, POINTS_NO_KEYS]) } },
   { files: ['engine/slab/**/*.ts'], rules: { 'no-restricted-imports': restrict([ENGINE_UP, SLAB_LEAF]) } },
   {
     files: ['engine/slab/**/*.ts'],

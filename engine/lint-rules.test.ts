@@ -47,6 +47,13 @@ const CASES: readonly (readonly [string, string, string | null])[] = [
   ['engine/slab/pool-slab.ts', '../adapters/types.js', 'engine/slab imports nothing above it'],
   ['engine/slab/pool-slab.test.ts', '../adapters/types.js', 'engine/slab imports nothing above it'],
   ['engine/slab/pool-slab.ts', './record-fields.js', null],
+  // The tiers are a leaf; the store is below keys and points; points never import keys.
+  ['engine/tiers/tier.ts', '../errors.js', 'engine/tiers is a leaf'],
+  ['engine/store/types.ts', '../keys/key-directory.js', 'engine/store is below'],
+  ['engine/store/repos/keys.ts', '../../points/ledger.js', 'engine/store is below'],
+  ['engine/store/types.ts', '../tiers/tier.js', null],
+  ['engine/points/ledger.ts', '../keys/key-service.js', 'engine/points never imports engine/keys'],
+  ['engine/keys/key-service.ts', '../points/ledger.js', null],
   // http reaches the engine through services, worker wrappers and named leaves.
   ['http/routes/prices.ts', '../../engine/slab/pool-slab.js', 'through engine/services'],
   ['http/routes/prices.ts', '../../engine/adapters/registry.js', 'through engine/services'],
