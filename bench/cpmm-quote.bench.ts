@@ -9,8 +9,8 @@ import { Bench } from 'tinybench';
 import { printQuoteReport } from './quote-report.js';
 import { cpmmQuote } from '../engine/adapters/raydium-cpmm/quote.js';
 import { isCreatorFeeOnInput } from '../engine/adapters/raydium-cpmm/math.js';
-import { randomCpmmStates } from '../engine/adapters/raydium-cpmm/random-states.js';
-import { type BnLike, bn, loadSdk, sdkSwap } from '../engine/adapters/raydium-cpmm/sdk-oracle.js';
+import { randomCpmmStates } from '../engine/adapters/raydium-cpmm/testing/random-states.js';
+import { type BnLike, bn, loadSdk, sdkSwap } from '../engine/adapters/raydium-cpmm/testing/sdk-oracle.js';
 import type { CpmmState } from '../engine/adapters/raydium-cpmm/state.js';
 
 const N = 1000;

@@ -7,8 +7,8 @@
 import { Bench } from 'tinybench';
 import { printQuoteReport } from './quote-report.js';
 import { dbcQuote } from '../engine/adapters/meteora-dbc/quote.js';
-import { randomDbcCases } from '../engine/adapters/meteora-dbc/random-states.js';
-import { type BnLike, bn, loadSdk, sdkConfig, sdkPool, sdkQuote } from '../engine/adapters/meteora-dbc/sdk-oracle.js';
+import { randomDbcCases } from '../engine/adapters/meteora-dbc/testing/random-states.js';
+import { type BnLike, bn, loadSdk, sdkConfig, sdkPool, sdkQuote } from '../engine/adapters/meteora-dbc/testing/sdk-oracle.js';
 import { type DbcState, dbcStateFrom } from '../engine/adapters/meteora-dbc/state.js';
 
 const N = 1000;

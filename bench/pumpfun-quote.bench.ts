@@ -16,8 +16,8 @@ import { isSolLikeQuoteMint, tradeFeeBps } from '../engine/adapters/pumpfun/fees
 import { type BondingCurveFields, decodeBondingCurve, encodeBondingCurve } from '../engine/adapters/pumpfun/layout.js';
 import { compileFeeTable, type PumpFeeTable } from '../engine/adapters/pumpfun/fee-table.js';
 import { pumpfunQuote, pumpfunQuoteResolvingFees } from '../engine/adapters/pumpfun/quote.js';
-import { randomPumpSetups } from '../engine/adapters/pumpfun/random-states.js';
-import { type BnLike, type SdkArgs, bn, loadPumpSdk, pk, sdkCurve, sdkFeeConfig, sdkGlobal } from '../engine/adapters/pumpfun/sdk-oracle.js';
+import { randomPumpSetups } from '../engine/adapters/pumpfun/testing/random-states.js';
+import { type BnLike, type SdkArgs, bn, loadPumpSdk, pk, sdkCurve, sdkFeeConfig, sdkGlobal } from '../engine/adapters/pumpfun/testing/sdk-oracle.js';
 import type { PumpfunState } from '../engine/adapters/pumpfun/state.js';
 
 const N = 1000;

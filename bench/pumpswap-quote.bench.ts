@@ -10,10 +10,10 @@ import { Bench } from 'tinybench';
 import { printQuoteReport } from './quote-report.js';
 import { pumpswapAdapter } from '../engine/adapters/pumpswap/adapter.js';
 import { pumpswapQuote } from '../engine/adapters/pumpswap/quote.js';
-import { randomPumpswapCases } from '../engine/adapters/pumpswap/random-states.js';
-import { type SdkPoolContext, bn, loadSdk, sdkCall, sdkContext } from '../engine/adapters/pumpswap/sdk-oracle.js';
+import { randomPumpswapCases } from '../engine/adapters/pumpswap/testing/random-states.js';
+import { type SdkPoolContext, bn, loadSdk, sdkCall, sdkContext } from '../engine/adapters/pumpswap/testing/sdk-oracle.js';
 import type { PumpswapState } from '../engine/adapters/pumpswap/state.js';
-import { pumpswapFixture, testClock } from '../engine/adapters/pumpswap/test-fixture.js';
+import { pumpswapFixture, testClock } from '../engine/adapters/pumpswap/testing/test-fixture.js';
 import { decodeMint, tokenAccountAmount } from '../engine/adapters/common/spl-layouts.js';
 import type { PoolDescriptor } from '../engine/adapters/types.js';
 

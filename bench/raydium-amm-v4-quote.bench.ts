@@ -9,8 +9,8 @@
 import { Bench } from 'tinybench';
 import { printQuoteReport } from './quote-report.js';
 import { ammV4Quote } from '../engine/adapters/raydium-amm-v4/quote.js';
-import { randomAmmV4States } from '../engine/adapters/raydium-amm-v4/random-states.js';
-import { type BnLike, bn, loadAmmV4Sdk, sdkAmountIn, sdkAmountOut, sdkPoolInfo } from '../engine/adapters/raydium-amm-v4/sdk-oracle.js';
+import { randomAmmV4States } from '../engine/adapters/raydium-amm-v4/testing/random-states.js';
+import { type BnLike, bn, loadAmmV4Sdk, sdkAmountIn, sdkAmountOut, sdkPoolInfo } from '../engine/adapters/raydium-amm-v4/testing/sdk-oracle.js';
 import { AMM_V4_STATUS_OK, type AmmV4State } from '../engine/adapters/raydium-amm-v4/state.js';
 
 const N = 1000;

@@ -7,8 +7,8 @@
 import { Bench } from 'tinybench';
 import { printQuoteReport } from './quote-report.js';
 import { launchlabQuote } from '../engine/adapters/raydium-launchlab/quote.js';
-import { randomLaunchlabStates } from '../engine/adapters/raydium-launchlab/random-states.js';
-import { type SdkCurveArgs, bn, loadSdk, sdkArgs, sdkLaunch } from '../engine/adapters/raydium-launchlab/sdk-oracle.js';
+import { randomLaunchlabStates } from '../engine/adapters/raydium-launchlab/testing/random-states.js';
+import { type SdkCurveArgs, bn, loadSdk, sdkArgs, sdkLaunch } from '../engine/adapters/raydium-launchlab/testing/sdk-oracle.js';
 import type { LaunchlabState } from '../engine/adapters/raydium-launchlab/state.js';
 
 const N = 1000;

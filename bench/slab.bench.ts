@@ -12,7 +12,7 @@ import { Bench } from 'tinybench';
 import { PARAM_F64_WORDS, PARAM_U64_WORDS } from '../engine/adapters/types.js';
 import type { RecordFields } from '../engine/adapters/types.js';
 import { PoolSlab, VIEW_LATEST, newExactSnapshot, newF64Snapshot } from '../engine/slab/index.js';
-import { UnsynchronizedReader } from '../engine/slab/unsynchronized-reader.js';
+import { UnsynchronizedReader } from '../engine/slab/testing/unsynchronized-reader.js';
 
 const RECORDS = 1000;
 const README = fileURLToPath(new URL('../../bench/README.md', import.meta.url));
@@ -95,7 +95,7 @@ const section = `${SECTION}
 
 \`node dist/bench/slab.bench.js\` (\`bench/slab.bench.ts\`), ${date}, ${machine}. One thread, no concurrent writer,
 all records in cache (1,000 pools x 320 B). "No seqlock" runs the same loads as \`PoolSlab.readF64\` without the two
-\`Atomics.load\`s of the sequence word (\`engine/slab/unsynchronized-reader.ts\`; it can return torn records, see
+\`Atomics.load\`s of the sequence word (\`engine/slab/testing/unsynchronized-reader.ts\`; it can return torn records, see
 \`engine/slab/seqlock.torn.test.ts\`). The length-tracking row is why \`PoolSlab\` uses fixed-length views re-made after
 growth instead of views that track the growable buffer.
 

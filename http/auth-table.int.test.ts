@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { USDC_MINT } from '../engine/catalog/tokens.js';
-import type { Tier } from '../engine/keys/tier.js';
+import type { Tier } from '../engine/tiers/tier.js';
 import { projectRoot } from './project-root.js';
 import { startServiceUnderTest, type ServiceUnderTest } from './testing/service-under-test.js';
 

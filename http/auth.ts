@@ -7,7 +7,7 @@
  * route, is 401 (a bad key on a public route is a caller bug worth surfacing, not a silent downgrade to
  * anonymous). Below a route's minimum tier (forensics: Starter), anonymous included, is 403 with `{ error }` only.
  */
-import { tierAtLeast, type Tier } from '../engine/keys/tier.js';
+import { tierAtLeast, type Tier } from '../engine/tiers/tier.js';
 import { ApiError } from './errors.js';
 import type { MaybePromise } from './maybe-promise.js';
 import { ANONYMOUS, type Principal, type RequestContext } from './request-context.js';

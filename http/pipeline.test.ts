@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AnonymousCache } from './anon-cache.js';
 import { keyAuth } from './auth.js';
-import type { Tier } from '../engine/keys/tier.js';
+import type { Tier } from '../engine/tiers/tier.js';
 import { ApiError } from './errors.js';
 import { reloadLogLevel } from './log.js';
 import { runPipeline, type PipelineOutcome, type PipelineStages, type WireReply } from './pipeline.js';

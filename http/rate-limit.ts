@@ -10,7 +10,7 @@
  * request of a window, refusals). With several instances, `X-RateLimit-Remaining` is the remainder as this
  * instance sees it (engine/limits/README.md, "Chunked reservation").
  */
-import type { Tier } from '../engine/keys/tier.js';
+import type { Tier } from '../engine/tiers/tier.js';
 import { quotaOf, type Category } from '../engine/limits/table.js';
 import type { WindowDecision, WindowLimiter } from '../engine/limits/types.js';
 import { clientAddress, ipBucket } from './client-ip.js';

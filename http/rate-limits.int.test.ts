@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import { after, before, test } from 'node:test';
 import { CATEGORIES, quotaOf, streamSlotsOf } from '../engine/limits/table.js';
 import type { Category } from '../engine/limits/table.js';
-import type { Tier } from '../engine/keys/tier.js';
+import type { Tier } from '../engine/tiers/tier.js';
 import { rawStream } from './testing/raw-stream.js';
 import { startServiceUnderTest, type ServiceUnderTest } from './testing/service-under-test.js';
 

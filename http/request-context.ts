@@ -2,7 +2,7 @@
  * The plain request context handlers receive, and the reply shapes they return. Nothing here touches uWS, so
  * handlers are testable without sockets.
  */
-import type { Tier } from '../engine/keys/tier.js';
+import type { Tier } from '../engine/tiers/tier.js';
 import type { MaybePromise } from './maybe-promise.js';
 import type { SseClient } from './sse.js';
 

@@ -1,7 +1,7 @@
 /**
  * A route declaration: what the pipeline needs to know to run the fixed stages for one method and path.
  */
-import type { Tier } from '../engine/keys/tier.js';
+import type { Tier } from '../engine/tiers/tier.js';
 import type { Category } from '../engine/limits/table.js';
 import type { RequestContext, RouteHandler } from './request-context.js';
 

@@ -16,7 +16,7 @@ import { KeyDirectory } from '../engine/keys/key-directory.js';
 import { KeyService } from '../engine/keys/key-service.js';
 import { createLimiters } from '../engine/limits/factory.js';
 import { quotaOf, type Category } from '../engine/limits/table.js';
-import type { Tier } from '../engine/keys/tier.js';
+import type { Tier } from '../engine/tiers/tier.js';
 import { pointsView } from '../engine/points/ledger.js';
 import { PointsReconciler } from '../engine/points/reconciler.js';
 import { UsageMeter } from '../engine/points/usage-meter.js';

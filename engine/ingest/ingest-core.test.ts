@@ -295,7 +295,7 @@ test('a pool whose mint account is not a mint never enters the slab', () => {
 
 test('a pool that does not name its mint (a pump.fun curve) is described from the token account it owns', async () => {
   const { pumpfunAdapter } = await import('../adapters/pumpfun/adapter.js');
-  const { pumpfunFixture } = await import('../adapters/pumpfun/test-fixture.js');
+  const { pumpfunFixture } = await import('../adapters/pumpfun/testing/test-fixture.js');
   const { PUMPFUN_PROGRAM_ID } = await import('../adapters/pumpfun/layout.js');
   const { TOKEN_PROGRAM_ID } = await import('../adapters/common/spl-layouts.js');
   const slab = PoolSlab.create(4, 16);

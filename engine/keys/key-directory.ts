@@ -7,7 +7,7 @@
  * API) are applied at once. A revoked key is refused within one poll period (default 500 ms) on every instance.
  */
 import type { ApiKeyRecord, KeyRepo } from '../store/types.js';
-import type { Tier } from './tier.js';
+import type { Tier } from '../tiers/tier.js';
 import { hashApiKey } from './key-material.js';
 
 /** What the auth stage needs to know about a valid key. */

@@ -8,7 +8,7 @@ import { creditReferral, creditSignup } from '../points/ledger.js';
 import type { ApiKeyRecord, Store } from '../store/types.js';
 import type { KeyDirectory } from './key-directory.js';
 import { generateApiKey, generateReferralCode, hashApiKey, keyDisplayPrefix } from './key-material.js';
-import { isKeyTier, type Tier } from './tier.js';
+import { isKeyTier, type Tier } from '../tiers/tier.js';
 
 /** A key as shown to operators (never the key itself, never its hash). */
 export interface KeyView {

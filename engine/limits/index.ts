@@ -1,6 +1,6 @@
 /**
  * Rate limits: the quota table, fixed-window counters and stream slot counters (memory and Redis), and the
- * factory that picks the backend. Test support (`window-suite.ts`, `slots-suite.ts`) is deliberately not
+ * factory that picks the backend. Test support (`testing/window-suite.ts`, `testing/slots-suite.ts`) is deliberately not
  * re-exported.
  */
 export * from './types.js';

@@ -8,7 +8,7 @@ import type { ChunkedWindowOptions } from './redis-chunked-window.js';
 import { RedisWindowLimiter } from './redis-window.js';
 import { SharedRedis } from './testing/shared-redis.js';
 import type { LimitsLog, WindowDecision, WindowLimiter } from './types.js';
-import { sleep, windowSuite } from './window-suite.js';
+import { sleep, windowSuite } from './testing/window-suite.js';
 import { windowStartOf } from './window.js';
 
 // The shared Redis (README: how to start it), under a random prefix deleted after.

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { createLimiters } from './factory.js';
 import { MemorySlotLimiter } from './memory-slots.js';
 import { MemoryWindowLimiter } from './memory-window.js';
-import { slotsSuite } from './slots-suite.js';
-import { windowSuite } from './window-suite.js';
+import { slotsSuite } from './testing/slots-suite.js';
+import { windowSuite } from './testing/window-suite.js';
 
 windowSuite('memory', async (windowMs) => {
   const l = new MemoryWindowLimiter({ windowMs });

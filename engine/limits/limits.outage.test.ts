@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { createLimiters } from './factory.js';
 import type { Limiters } from './factory.js';
 import type { LimitsLog } from './types.js';
-import { sleep } from './window-suite.js';
+import { sleep } from './testing/window-suite.js';
 import { freePort } from '../testing/free-port.js';
 
 // Outages are staged on a private redis-server (spawned on a free port), never on the shared one.

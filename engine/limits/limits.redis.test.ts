@@ -4,10 +4,10 @@ import { randomUUID } from 'node:crypto';
 import type { RedisConnection } from './redis-connection.js';
 import { RedisSlotLimiter } from './redis-slots.js';
 import { RedisWindowLimiter } from './redis-window.js';
-import { slotsSuite } from './slots-suite.js';
+import { slotsSuite } from './testing/slots-suite.js';
 import { SharedRedis } from './testing/shared-redis.js';
 import type { LimitsLog } from './types.js';
-import { sleep, windowSuite } from './window-suite.js';
+import { sleep, windowSuite } from './testing/window-suite.js';
 import { windowStartOf } from './window.js';
 
 // The shared Redis of the dev box / CI (see README: how to start it). Keys live under a random prefix, deleted after.

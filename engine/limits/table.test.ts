@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TIERS } from '../keys/tier.js';
+import { TIERS } from '../tiers/tier.js';
 import { CATEGORIES, DEFAULT_CELLS, LIMITS, SOURCE, STREAM_SLOTS, isCategory, quotaOf, streamSlotsOf } from './table.js';
 
 const row = (c: (typeof CATEGORIES)[number]): number[] => TIERS.map((t) => quotaOf(c, t));

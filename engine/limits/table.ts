@@ -4,8 +4,8 @@
  * `Infinity` = unlimited, `0` = the tier may not call the category at all.
  */
 import { EngineError } from '../errors.js';
-import { TIERS } from '../keys/tier.js';
-import type { Tier } from '../keys/tier.js';
+import { TIERS } from '../tiers/tier.js';
+import type { Tier } from '../tiers/tier.js';
 
 /** Rate-limit categories; a route is charged to exactly one. */
 export const CATEGORIES = [

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { newKey } from '../store/contract-suite.js';
+import { newKey } from '../store/testing/contract-suite.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/types.js';
 import { creditReferral, creditSignup, pointsView, RECENT_EVENTS } from './ledger.js';

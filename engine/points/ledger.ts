@@ -4,7 +4,7 @@
  * (a retried creation or a re-provisioned demo key is never credited twice).
  */
 import type { ApiKeyRecord, PointsEvent, PointsKind, Repos, Store } from '../store/types.js';
-import type { Tier } from '../keys/tier.js';
+import type { Tier } from '../tiers/tier.js';
 import { isPointsTier, REFERRAL_POINTS, SIGNUP_POINTS } from './scoring.js';
 
 /** Events shown in {@link PointsView.recentEvents}. */

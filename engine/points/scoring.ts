@@ -5,7 +5,7 @@
  * The daily cap bounds the day's net api_usage points: a window adds at most `dailyCap - earnedToday` (never less
  * than 0), penalties (negative windows) are uncapped and lower `earnedToday`, so the day's sum never exceeds the cap.
  */
-import type { Tier } from '../keys/tier.js';
+import type { Tier } from '../tiers/tier.js';
 
 /** Usage windows are 5 minutes, aligned to the Unix epoch (UTC). */
 export const WINDOW_MS = 300_000;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';
-import { PARAM_F64_WORDS, PARAM_U64_WORDS, type RecordFields } from '../adapters/types.js';
+import { PARAM_F64_WORDS, PARAM_U64_WORDS, type RecordFields } from './record-fields.js';
 import { EngineError } from '../errors.js';
 import { ExtSlab } from './ext-slab.js';
 import { newExactSnapshot, newF64Snapshot } from './pool-snapshot.js';

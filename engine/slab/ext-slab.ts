@@ -9,7 +9,7 @@
  * A blob at word `o`: word `o` holds `n | m << 32` (n u64 words, m f64 words), then n u64 words, then m f64 words.
  */
 import { EngineError } from '../errors.js';
-import type { RecordExt } from '../adapters/types.js';
+import type { RecordExt } from './record-fields.js';
 
 /** Magic of an extension region ("PEXT" little-endian) in the low half of word 0; the layout version in the high half. */
 export const EXT_SLAB_MAGIC = 0x54584550;

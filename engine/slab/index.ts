@@ -1,7 +1,7 @@
 /**
  * Shared-memory slabs: layouts, seqlock, pool records, mint table and per-thread topology.
- * Test support (`torn-fixture.ts`, `torn-worker.ts`) and the unsynchronized negative control
- * (`unsynchronized-reader.ts`) are deliberately not re-exported.
+ * Test support (`testing/torn-fixture.ts`, `testing/torn-worker.ts`) and the unsynchronized negative control
+ * (`testing/unsynchronized-reader.ts`) are deliberately not re-exported.
  */
 export * from './layout.js';
 export * from './seqlock.js';

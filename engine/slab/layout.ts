@@ -5,7 +5,7 @@
  * threads built from another version refuse to attach.
  */
 import { EngineError } from '../errors.js';
-import { PARAM_F64_WORDS, PARAM_U64_WORDS } from '../adapters/types.js';
+import { PARAM_F64_WORDS, PARAM_U64_WORDS } from './record-fields.js';
 
 /** Primitive kinds stored in a slab (little-endian; `bytes` is an opaque byte run). */
 export type SlabFieldType = 'i32' | 'u8' | 'u16' | 'u32' | 'u64' | 'i64' | 'f64' | 'bytes';

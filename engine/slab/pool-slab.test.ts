@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PARAM_F64_WORDS, PARAM_U64_WORDS } from '../adapters/types.js';
-import type { RecordF64, RecordFields } from '../adapters/types.js';
+import { PARAM_F64_WORDS, PARAM_U64_WORDS } from './record-fields.js';
+import type { RecordF64, RecordFields } from './record-fields.js';
 import { isEngineError } from '../errors.js';
 import { dexIndex } from '../dex-ids.js';
 import { FLAG_CONFIRMED, FLAG_TRADABLE, FLAG_WRITTEN, HEADER, POOL_SLAB_VERSION, REC, recordOffset } from './layout.js';

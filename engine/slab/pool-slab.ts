@@ -3,8 +3,8 @@
  * read concurrently by every other thread through a per-record seqlock. Layout in `layout.ts` and `README.md`.
  */
 import { EngineError } from '../errors.js';
-import { PARAM_F64_WORDS, PARAM_U64_WORDS } from '../adapters/types.js';
-import type { ChainClock, RecordFields } from '../adapters/types.js';
+import { PARAM_F64_WORDS, PARAM_U64_WORDS } from './record-fields.js';
+import type { ChainClock, RecordFields } from './record-fields.js';
 import {
   FLAG_CONFIRMED,
   FLAG_TRADABLE,

@@ -1,8 +1,8 @@
 /**
  * Caller-owned snapshot objects that the pool slab's readers fill in place (one per reader, reused per read).
  */
-import { PARAM_F64_WORDS, PARAM_U64_WORDS } from '../adapters/types.js';
-import type { RecordExt, RecordF64, RecordFields } from '../adapters/types.js';
+import { PARAM_F64_WORDS, PARAM_U64_WORDS } from './record-fields.js';
+import type { RecordExt, RecordF64, RecordFields } from './record-fields.js';
 
 /** Float view of one pool record, filled by `PoolSlab.readF64` without allocating; usable as a `RecordF64`. */
 export interface PoolF64Snapshot extends RecordF64 {

@@ -2,11 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import { PoolSlab } from './pool-slab.js';
-import { readSeqlocked, readUnsynchronized } from './torn-fixture.js';
-import type { TornCounts } from './torn-fixture.js';
-import type { TornWorkerData } from './torn-worker.js';
+import { readSeqlocked, readUnsynchronized } from './testing/torn-fixture.js';
+import type { TornCounts } from './testing/torn-fixture.js';
+import type { TornWorkerData } from './testing/torn-worker.js';
 
-const WORKER = new URL('./torn-worker.js', import.meta.url);
+const WORKER = new URL('./testing/torn-worker.js', import.meta.url);
 const SEQLOCK_MS = 1400;
 const RAW_MS = 600;
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { isEngineError } from '../errors.js';
-import { runStoreContract } from './contract-suite.js';
+import { runStoreContract } from './testing/contract-suite.js';
 import { openStore } from './open.js';
 import { wasmKeptOnBaselineCompiler } from './pglite-settings.js';
 import { tempDir } from './testing/temp-dir.js';

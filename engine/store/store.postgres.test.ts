@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { runStoreContract } from './contract-suite.js';
+import { runStoreContract } from './testing/contract-suite.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { openStore } from './open.js';
 import { dropSchemas, pgUnavailable, randomSchema, testDatabaseUrl } from './testing/pg-schema.js';

@@ -4,7 +4,7 @@
  * SQL; every multi-row change runs in one transaction. Hot counters never hit the store per request: callers
  * accumulate them in memory (or Redis) and write them here in batches.
  */
-import type { Tier } from '../keys/tier.js';
+import type { Tier } from '../tiers/tier.js';
 
 /** A SQL connection (or a transaction on one). Parameters are `$1, $2, ...`; bigint columns come back as strings. */
 export interface SqlClient {

@@ -16,7 +16,7 @@ import { compareWithChain, type ChainComparison } from '../../engine/ingest/test
 import { poolIndexOf } from '../../engine/ingest/testing/pool-index.js';
 import { newF64Snapshot } from '../../engine/slab/pool-snapshot.js';
 import { VIEW_CONFIRMED } from '../../engine/slab/pool-slab.js';
-import { SeededRandom } from '../../engine/adapters/common/seeded-random.js';
+import { SeededRandom } from '../../engine/adapters/testing/seeded-random.js';
 import type { PriceObject } from '../../engine/router/price-types.js';
 import { startLocalnet } from '../../fixtures/localnet/start-localnet.js';
 import { between, randomFault, type Random } from './soak-faults.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { NO_F64, TWO53, divCeil, divFloor, mulDivCeil, mulDivFloor, productError, smallF64, toBig, u64F64 } from './exact-f64.js';
-import { SeededRandom } from './seeded-random.js';
+import { SeededRandom } from '../testing/seeded-random.js';
 
 const TWO53_BIG = 1n << 53n;
 

@@ -17,7 +17,7 @@ import {
   getTransferFeeConfig,
   unpackMint,
 } from '@solana/spl-token';
-import { SeededRandom } from './seeded-random.js';
+import { SeededRandom } from '../testing/seeded-random.js';
 import { epochTransferFee, inverseTransferFee, mintTransferFeeConfig, transferFee, transferFeeChangesAfter, type TransferFee } from './transfer-fee.js';
 
 const require = createRequire(import.meta.url);

@@ -10,7 +10,7 @@ import { type RecordF64 } from '../types.js';
 import { meteoraDbcAdapter as adapter } from './adapter.js';
 import { U64_MAX, deltaBase } from './curve-math.js';
 import type { DbcSwap } from './quote.js';
-import { randomDbcCases } from './random-states.js';
+import { randomDbcCases } from './testing/random-states.js';
 import { DBC_STATUS_OK, type DbcState, dbcStateFrom } from './state.js';
 import { exactOutOf, floatRecordOf } from '../testing/record-helpers.js';
 

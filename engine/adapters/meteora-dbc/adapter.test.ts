@@ -9,10 +9,10 @@ import { deltaBinId } from './execute.js';
 import { SWAP2_DISCRIMINATOR, SYSVAR_INSTRUCTIONS_ID } from './instruction.js';
 import { DBC_PROGRAM_ID, POOL_CONFIG_DISCRIMINATOR, VIRTUAL_POOL_DISCRIMINATOR, decodeVirtualPool } from './layout.js';
 import type { DbcSwap } from './quote.js';
-import { configToSdk, loadSdkCoder, poolToSdk } from './sdk-coder.js';
+import { configToSdk, loadSdkCoder, poolToSdk } from './testing/sdk-coder.js';
 import { DBC_STATUS_CURVE_COMPLETE, DBC_STATUS_MIGRATED, DBC_STATUS_NOT_ACTIVATED, DBC_STATUS_OK, type DbcState } from './state.js';
-import { type DbcFixtureOptions, dbcFixture, testClock } from './test-fixture.js';
-import { labelKey } from './random-states.js';
+import { type DbcFixtureOptions, dbcFixture, testClock } from './testing/test-fixture.js';
+import { labelKey } from './testing/random-states.js';
 import { emptyRecord } from '../testing/record-helpers.js';
 
 const require = createRequire(import.meta.url);

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SeededRandom } from '../common/seeded-random.js';
+import { SeededRandom } from '../testing/seeded-random.js';
 import { U128_MAX, U256_MAX, deltaQuote256, mulDivU256, nextSqrtPriceFromOutput } from './curve-math.js';
 import { mulDivU64 } from './fee-math.js';
 

@@ -23,7 +23,7 @@ import {
   isVirtualPoolAccount,
   poolAuthority,
 } from './layout.js';
-import { configFromSdk, configToSdk, loadSdkCoder, poolFromSdk, poolToSdk } from './sdk-coder.js';
+import { configFromSdk, configToSdk, loadSdkCoder, poolFromSdk, poolToSdk } from './testing/sdk-coder.js';
 
 function randomValue(f: FieldSpec): unknown {
   switch (f.kind) {

@@ -21,8 +21,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { U128_MAX, U64_MAX } from './curve-math.js';
 import { dbcQuote } from './quote.js';
-import { randomDbcCases } from './random-states.js';
-import { type SdkQuote, sdkConfig, sdkPool, sdkQuote } from './sdk-oracle.js';
+import { randomDbcCases } from './testing/random-states.js';
+import { type SdkQuote, sdkConfig, sdkPool, sdkQuote } from './testing/sdk-oracle.js';
 import { dbcStateFrom } from './state.js';
 
 const CASES = 5000;

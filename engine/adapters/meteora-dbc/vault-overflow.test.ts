@@ -18,7 +18,7 @@ import { meteoraDbcAdapter as adapter } from './adapter.js';
 import { U64_MAX } from './curve-math.js';
 import { describeDbcPool } from './descriptor.js';
 import { type VirtualPoolFields, decodePoolConfig, decodeVirtualPool, encodeVirtualPool } from './layout.js';
-import { DBC_MAINNET_FEE_IN_BOTH, DBC_MAINNET_FEE_IN_QUOTE, type DbcMainnetSet } from './mainnet-fixture.js';
+import { DBC_MAINNET_FEE_IN_BOTH, DBC_MAINNET_FEE_IN_QUOTE, type DbcMainnetSet } from './testing/mainnet-fixture.js';
 import type { DbcSwap } from './quote.js';
 import { f64CollectFeeMode, f64RateLimiterIncrement, f64VariableFee } from './record.js';
 import { DBC_STATUS_OK, type DbcState } from './state.js';

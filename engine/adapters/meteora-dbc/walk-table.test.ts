@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SeededRandom } from '../common/seeded-random.js';
+import { SeededRandom } from '../testing/seeded-random.js';
 import { U64_MAX } from './curve-math.js';
-import { randomDbcCases } from './random-states.js';
+import { randomDbcCases } from './testing/random-states.js';
 import { dbcStateFrom } from './state.js';
 import {
   baseToQuoteFromAmountIn, baseToQuoteFromAmountInLoop, baseToQuoteFromAmountOut, baseToQuoteFromAmountOutLoop,

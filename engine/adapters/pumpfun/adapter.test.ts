@@ -11,9 +11,9 @@ import { BUY_DISCRIMINATOR, BUY_EXACT_SOL_IN_DISCRIMINATOR, SELL_DISCRIMINATOR }
 import { NATIVE_MINT, PUMPFUN_PROGRAM_ID, decodeBondingCurve, encodeBondingCurve } from './layout.js';
 import type { PumpSwap } from './math.js';
 import { associatedTokenAddress, creatorVaultAddress, feeConfigAddress, globalAddress } from './pda.js';
-import { bn, loadPumpSdk, pk } from './sdk-oracle.js';
+import { bn, loadPumpSdk, pk } from './testing/sdk-oracle.js';
 import { PUMPFUN_STATUS_BAD_FEE_CONFIG, PUMPFUN_STATUS_COMPLETE, PUMPFUN_STATUS_MIGRATED, PUMPFUN_STATUS_NON_SOL_QUOTE, PUMPFUN_STATUS_OK } from './state.js';
-import { pumpfunFixture, testClock, testFeeConfig, testKey } from './test-fixture.js';
+import { pumpfunFixture, testClock, testFeeConfig, testKey } from './testing/test-fixture.js';
 import { emptyRecord } from '../testing/record-helpers.js';
 
 const require = createRequire(import.meta.url);

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SeededRandom } from '../common/seeded-random.js';
+import { SeededRandom } from '../testing/seeded-random.js';
 import { commonEdge } from '../testing/edge-values.js';
 import { buyExactQuoteInF64, buyExactTokensOutF64, sellExactTokensInF64 } from './fast-math.js';
 import type { TradeFeeBps } from './fees.js';
@@ -13,7 +13,7 @@ import {
   type CurveReserves, buyExactQuoteIn, buyExactQuoteInBig, buyExactTokensOut, buyExactTokensOutBig, sellExactTokensIn,
   sellExactTokensInBig,
 } from './math.js';
-import { INITIAL_VIRTUAL_SOL, INITIAL_VIRTUAL_TOKEN } from './random-states.js';
+import { INITIAL_VIRTUAL_SOL, INITIAL_VIRTUAL_TOKEN } from './testing/random-states.js';
 
 function edgy(rng: SeededRandom): bigint {
   const kind = rng.int(9);

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { compileFeeTable, resolveTradeFees } from './fee-table.js';
 import { tradeFeeBps } from './fees.js';
 import { pumpfunQuote, pumpfunQuoteResolvingFees } from './quote.js';
-import { randomPumpSetups } from './random-states.js';
+import { randomPumpSetups } from './testing/random-states.js';
 import { PUMPFUN_STATUS_OK, type PumpfunState, curveStatus, PUMPFUN_STATUS_BAD_FEE_CONFIG } from './state.js';
 
 test('resolveTradeFees equals tradeFeeBps on 20,000 setups (thresholds around the cap, every mint class)', () => {

@@ -34,7 +34,7 @@ import {
   isBondingCurveAccount,
 } from './layout.js';
 import { feeConfigAddress, globalAddress } from './pda.js';
-import { loadPumpSdk, pk } from './sdk-oracle.js';
+import { loadPumpSdk, pk } from './testing/sdk-oracle.js';
 
 const key = (): string => bs58.encode(randomBytes(32));
 const u64 = (): bigint => randomBytes(8).readBigUInt64LE(0);

@@ -23,8 +23,8 @@ import { FEE_CONFIG_CURRENT_SIZE, encodeFeeConfig, tryDecodeFeeConfig } from './
 import { tradeFeeBps } from './fees.js';
 import { decodeBondingCurve, encodeBondingCurve } from './layout.js';
 import { BPS, U64_MAX, buyExactQuoteIn, buyExactTokensOut, exactSolInNet, sellExactQuoteOut, sellExactTokensIn } from './math.js';
-import { randomPumpSetups } from './random-states.js';
-import { type SdkArgs, bn, loadPumpSdk, pk, sdkGlobal, sdkQuote } from './sdk-oracle.js';
+import { randomPumpSetups } from './testing/random-states.js';
+import { type SdkArgs, bn, loadPumpSdk, pk, sdkGlobal, sdkQuote } from './testing/sdk-oracle.js';
 
 const STATES = 2200;
 const SEED = 20_260_501;

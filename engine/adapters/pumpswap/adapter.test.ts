@@ -10,9 +10,9 @@ import { BUY_DISCRIMINATOR, BUY_EXACT_QUOTE_IN_DISCRIMINATOR, SELL_DISCRIMINATOR
 import { DISABLE_BUY, DISABLE_SELL, POOL_DISCRIMINATOR, PUMPSWAP_PROGRAM_ID } from './layout.js';
 import type { PumpswapSwap } from './math.js';
 import { feeAccountsOf } from './accounts.js';
-import { loadSdk } from './sdk-oracle.js';
+import { loadSdk } from './testing/sdk-oracle.js';
 import { PUMPSWAP_STATUS_DISABLED, PUMPSWAP_STATUS_OK } from './state.js';
-import { type PumpswapFixtureOptions, USDC, WSOL, pumpswapFixture, testClock, testKey } from './test-fixture.js';
+import { type PumpswapFixtureOptions, USDC, WSOL, pumpswapFixture, testClock, testKey } from './testing/test-fixture.js';
 import { emptyRecord } from '../testing/record-helpers.js';
 
 const require = createRequire(import.meta.url);

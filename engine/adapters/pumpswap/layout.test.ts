@@ -30,7 +30,7 @@ import {
   isGlobalConfigAccount,
   isPoolAccount,
 } from './layout.js';
-import { loadSdk } from './sdk-oracle.js';
+import { loadSdk } from './testing/sdk-oracle.js';
 
 const require = createRequire(import.meta.url);
 const BN = require('bn.js') as new (v: string) => { toString(): string };

@@ -19,11 +19,11 @@ import assert from 'node:assert/strict';
 import { pumpswapAdapter as adapter } from './adapter.js';
 import { U64_MAX } from './math.js';
 import { type PumpswapSwap } from './math.js';
-import { randomPumpswapCases } from './random-states.js';
-import { sdkCall, sdkContext } from './sdk-oracle.js';
+import { randomPumpswapCases } from './testing/random-states.js';
+import { sdkCall, sdkContext } from './testing/sdk-oracle.js';
 import { tokenAccountAmount } from '../common/spl-layouts.js';
 import { decodeMint } from '../common/spl-layouts.js';
-import { pumpswapFixture, testClock } from './test-fixture.js';
+import { pumpswapFixture, testClock } from './testing/test-fixture.js';
 
 const STATES = 2200;
 const SEED = 20_260_911;

@@ -6,8 +6,8 @@ import { PARAM_F64_WORDS, PARAM_U64_WORDS, type PoolDescriptor, type RecordField
 import { raydiumAmmV4Adapter as adapter } from './adapter.js';
 import { AMM_STATUS, AMM_V4_PROGRAM_ID, decodeAmmInfo } from './layout.js';
 import type { AmmV4Swap } from './math.js';
-import { portSwapBaseIn, portSwapBaseOut } from './program-port.js';
-import { bn, loadAmmV4Sdk } from './sdk-oracle.js';
+import { portSwapBaseIn, portSwapBaseOut } from './testing/program-port.js';
+import { bn, loadAmmV4Sdk } from './testing/sdk-oracle.js';
 import {
   AMM_V4_STATUS_BAD_FEE,
   AMM_V4_STATUS_NOT_OPEN,
@@ -15,7 +15,7 @@ import {
   AMM_V4_STATUS_PNL_EXCEEDS_VAULT,
   AMM_V4_STATUS_SWAP_DISABLED,
 } from './state.js';
-import { type AmmV4FixtureOptions, ammV4Fixture, testClock, testKey } from './test-fixture.js';
+import { type AmmV4FixtureOptions, ammV4Fixture, testClock, testKey } from './testing/test-fixture.js';
 import { emptyRecord } from '../testing/record-helpers.js';
 
 // The SDK builds instructions from web3.js (CommonJS) PublicKey instances; load the same copy it uses.

@@ -14,7 +14,7 @@ import {
   encodeAmmInfo,
   isAmmInfoAccount,
 } from './layout.js';
-import { loadAmmV4Sdk } from './sdk-oracle.js';
+import { loadAmmV4Sdk } from './testing/sdk-oracle.js';
 
 const require = createRequire(import.meta.url);
 const BN = require('bn.js') as new (v: string) => { toString(): string };

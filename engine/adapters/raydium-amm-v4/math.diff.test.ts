@@ -25,11 +25,11 @@ import type { SwapMode } from '../types.js';
 import { raydiumAmmV4Adapter as adapter } from './adapter.js';
 import { AMM_OFFSET } from './layout.js';
 import { type AmmV4Swap, U64_MAX } from './math.js';
-import { type PortInput, portSwapBaseIn, portSwapBaseOut } from './program-port.js';
-import { RANDOM_STATE_NOW, type RandomAmmV4State, randomAmmV4States } from './random-states.js';
-import { bn, sdkAmountIn, sdkAmountOut, sdkPoolInfo } from './sdk-oracle.js';
+import { type PortInput, portSwapBaseIn, portSwapBaseOut } from './testing/program-port.js';
+import { RANDOM_STATE_NOW, type RandomAmmV4State, randomAmmV4States } from './testing/random-states.js';
+import { bn, sdkAmountIn, sdkAmountOut, sdkPoolInfo } from './testing/sdk-oracle.js';
 import { AMM_V4_STATUS_OK, type AmmV4State } from './state.js';
-import { ammV4Fixture, testClock } from './test-fixture.js';
+import { ammV4Fixture, testClock } from './testing/test-fixture.js';
 
 const STATES = 2500;
 const SDK_STATES = 2500;

@@ -10,7 +10,7 @@ import { floatRecordOf } from '../testing/record-helpers.js';
 import { raydiumAmmV4Adapter as adapter } from './adapter.js';
 import { type AmmV4Swap, U64_MAX } from './math.js';
 import type { AmmV4State } from './state.js';
-import { ammV4Fixture, testClock } from './test-fixture.js';
+import { ammV4Fixture, testClock } from './testing/test-fixture.js';
 
 function stateOf(coinVault: bigint, pcVault: bigint, needTakePnl: readonly [bigint, bigint] = [0n, 0n]): AmmV4State {
   const fx = ammV4Fixture({ coinVault, pcVault, needTakePnl });

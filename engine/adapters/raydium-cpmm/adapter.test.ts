@@ -8,10 +8,10 @@ import { PARAM_F64_WORDS, PARAM_U64_WORDS, type PoolDescriptor, type SwapMode } 
 import { raydiumCpmmAdapter as adapter } from './adapter.js';
 import { CPMM_PROGRAM_ID, POOL_STATE_DISCRIMINATOR, decodePoolState, poolAuthority } from './layout.js';
 import type { CpmmSwap } from './math.js';
-import { bn, loadSdk, sdkSwap } from './sdk-oracle.js';
+import { bn, loadSdk, sdkSwap } from './testing/sdk-oracle.js';
 import { CPMM_STATUS_NOT_OPEN, CPMM_STATUS_OK, CPMM_STATUS_SWAP_DISABLED } from './state.js';
 import { SWAP_BASE_INPUT_DISCRIMINATOR, SWAP_BASE_OUTPUT_DISCRIMINATOR } from './instruction.js';
-import { type CpmmFixtureOptions, cpmmFixture, testClock, testKey } from './test-fixture.js';
+import { type CpmmFixtureOptions, cpmmFixture, testClock, testKey } from './testing/test-fixture.js';
 import { emptyRecord } from '../testing/record-helpers.js';
 
 // The SDK builds instructions from web3.js (CommonJS) PublicKey instances; load the same copy it uses.

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SeededRandom } from '../common/seeded-random.js';
+import { SeededRandom } from '../testing/seeded-random.js';
 import { commonEdge } from '../testing/edge-values.js';
 import { swapBaseInputF64, swapBaseOutputF64 } from './fast-math.js';
 import { type CpmmFeeRates, type CpmmSwap, swapBaseInput, swapBaseInputBig, swapBaseOutput, swapBaseOutputBig } from './math.js';

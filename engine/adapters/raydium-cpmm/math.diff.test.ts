@@ -18,8 +18,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { type CpmmSwap, U64_MAX, isCreatorFeeOnInput, swapBaseInput, swapBaseOutput } from './math.js';
-import { randomCpmmStates } from './random-states.js';
-import { big, bn, loadSdk, sdkSwap, type SdkSwap } from './sdk-oracle.js';
+import { randomCpmmStates } from './testing/random-states.js';
+import { big, bn, loadSdk, sdkSwap, type SdkSwap } from './testing/sdk-oracle.js';
 
 const STATES = 2500;
 const SEED = 20_250_801;

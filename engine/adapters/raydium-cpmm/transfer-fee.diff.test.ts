@@ -10,12 +10,12 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import { SeededRandom } from '../common/seeded-random.js';
+import { SeededRandom } from '../testing/seeded-random.js';
 import type { TransferFee } from '../common/transfer-fee.js';
 import { PARAM_F64_WORDS, PARAM_U64_WORDS, type RecordFields } from '../types.js';
 import { U64_MAX, isCreatorFeeOnInput, swapBaseInput, swapBaseOutput } from './math.js';
 import { cpmmQuote } from './quote.js';
-import { randomCpmmStates } from './random-states.js';
+import { randomCpmmStates } from './testing/random-states.js';
 import { cpmmFromRecord, cpmmToRecord } from './record.js';
 import { CPMM_STATUS_OK, type CpmmState } from './state.js';
 

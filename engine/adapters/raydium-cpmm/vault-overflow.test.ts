@@ -13,11 +13,11 @@ import { floatRecordOf } from '../testing/record-helpers.js';
 import { PARAM_F64_WORDS, PARAM_U64_WORDS, type RecordFields } from '../types.js';
 import { raydiumCpmmAdapter as adapter } from './adapter.js';
 import { decodePoolState, poolAuthority } from './layout.js';
-import { FMNZ_CONFIG_BASE64, FMNZ_POOL_ADDRESS, FMNZ_POOL_BASE64 } from './mainnet-fixture.js';
+import { FMNZ_CONFIG_BASE64, FMNZ_POOL_ADDRESS, FMNZ_POOL_BASE64 } from './testing/mainnet-fixture.js';
 import { U64_MAX } from './math.js';
 import type { CpmmQuote } from './quote.js';
 import type { CpmmState } from './state.js';
-import { cpmmFixture, testClock } from './test-fixture.js';
+import { cpmmFixture, testClock } from './testing/test-fixture.js';
 
 /** The mainnet pool with vaults holding its recorded accrued fees plus `reserves` (no vault bytes were captured). */
 function mainnetPool(reserves: readonly [bigint, bigint]): { state: CpmmState; vaults: [bigint, bigint] } {

@@ -10,7 +10,7 @@ import { type RecordF64, type SwapMode } from '../types.js';
 import { raydiumLaunchlabAdapter as adapter } from './adapter.js';
 import { Q64, ceilDivSdk } from './curves.js';
 import { FEE_RATE_DENOMINATOR, type LaunchlabSwap, U64_MAX, totalFeeRate } from './math.js';
-import { randomLaunchlabStates } from './random-states.js';
+import { randomLaunchlabStates } from './testing/random-states.js';
 import { LAUNCHLAB_STATUS_OK, type LaunchlabState } from './state.js';
 import { exactOutOf, floatRecordOf } from '../testing/record-helpers.js';
 

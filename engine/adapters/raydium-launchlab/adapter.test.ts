@@ -9,9 +9,9 @@ import { BUY_EXACT_IN_DISCRIMINATOR, BUY_EXACT_OUT_DISCRIMINATOR, SELL_EXACT_IN_
 import { LAUNCHLAB_PROGRAM_ID, PLATFORM_CONFIG_CREATOR_FEE_END, POOL_STATUS_MIGRATE, decodeLaunchlabPool } from './layout.js';
 import type { LaunchlabSwap } from './math.js';
 import { launchlabAuthority } from './pda.js';
-import { bn, loadSdk, sdkArgs, sdkLaunch } from './sdk-oracle.js';
+import { bn, loadSdk, sdkArgs, sdkLaunch } from './testing/sdk-oracle.js';
 import { LAUNCHLAB_STATUS_BAD_FEE, LAUNCHLAB_STATUS_MIGRATE, LAUNCHLAB_STATUS_MIGRATED, LAUNCHLAB_STATUS_OK } from './state.js';
-import { type LaunchlabFixtureOptions, launchlabFixture, testClock, testKey } from './test-fixture.js';
+import { type LaunchlabFixtureOptions, launchlabFixture, testClock, testKey } from './testing/test-fixture.js';
 import { emptyRecord } from '../testing/record-helpers.js';
 
 const { PublicKey } = createRequire(import.meta.url)('@solana/web3.js') as typeof import('@solana/web3.js');

@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SeededRandom } from '../common/seeded-random.js';
+import { SeededRandom } from '../testing/seeded-random.js';
 import { commonEdge } from '../testing/edge-values.js';
 import { constantProductCurve, fixedPriceCurve, linearPriceCurve } from './curves.js';
 import { sellExactInF64 } from './fast-math.js';
-import { randomLaunchlabStates } from './random-states.js';
+import { randomLaunchlabStates } from './testing/random-states.js';
 import { type LaunchlabCurveState, type LaunchlabRates, sellExactIn, sellExactInBig } from './math.js';
 
 function edgy(rng: SeededRandom): bigint {

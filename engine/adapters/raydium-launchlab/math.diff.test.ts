@@ -15,11 +15,11 @@ import assert from 'node:assert/strict';
 import { CURVE_CONSTANT_PRODUCT, CURVE_FIXED_PRICE, CURVE_LINEAR_PRICE } from './layout.js';
 import { U64_MAX } from './math.js';
 import { launchlabQuote } from './quote.js';
-import { randomLaunchlabStates, type RandomLaunchlabState } from './random-states.js';
-import { type SdkLaunchSwap, type SdkMode, big, bn, loadSdk, sdkArgs, sdkLaunch } from './sdk-oracle.js';
+import { randomLaunchlabStates, type RandomLaunchlabState } from './testing/random-states.js';
+import { type SdkLaunchSwap, type SdkMode, big, bn, loadSdk, sdkArgs, sdkLaunch } from './testing/sdk-oracle.js';
 import { isqrt, sdkSqrt } from './sdk-sqrt.js';
 import type { LaunchlabState } from './state.js';
-import { SeededRandom } from '../common/seeded-random.js';
+import { SeededRandom } from '../testing/seeded-random.js';
 
 const STATES_PER_CURVE = 2100;
 const SEED = 20_250_915;

@@ -11,7 +11,7 @@ import { floatRecordOf } from '../testing/record-helpers.js';
 import { raydiumLaunchlabAdapter as adapter } from './adapter.js';
 import { type LaunchlabSwap, U64_MAX } from './math.js';
 import type { LaunchlabState } from './state.js';
-import { type LaunchlabFixtureOptions, launchlabFixture, testClock } from './test-fixture.js';
+import { type LaunchlabFixtureOptions, launchlabFixture, testClock } from './testing/test-fixture.js';
 
 function stateOf(o: LaunchlabFixtureOptions): LaunchlabState {
   const fx = launchlabFixture(o);

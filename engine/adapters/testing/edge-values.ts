@@ -2,7 +2,7 @@
  * Test support: u64 amounts crowded at the edges every f64 fast path must get right (0 to 3, within 64 of 2^53 on
  * both sides, within 3 of u64::MAX), shared by the adapters' fast-path tests.
  */
-import type { SeededRandom } from '../common/seeded-random.js';
+import type { SeededRandom } from './seeded-random.js';
 
 /** 2^53, where integers stop being exact in an f64. */
 export const TWO53 = 1n << 53n;

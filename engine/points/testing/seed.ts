@@ -3,7 +3,7 @@
  * windows across a UTC midnight, with values that spend the daily caps, penalties, and all-zero windows; plus the
  * ledger the scoring rules give for them, replayed in memory in the reconciler's order.
  */
-import type { Tier } from '../../keys/tier.js';
+import type { Tier } from '../../tiers/tier.js';
 import type { Store, UsageDelta } from '../../store/types.js';
 import { isPointsTier, rawDelta, scoreWindow, utcDayStartOf, WINDOW_MS } from '../scoring.js';
 

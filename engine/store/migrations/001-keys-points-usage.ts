@@ -1,7 +1,7 @@
 /**
  * API keys, the points ledger and the usage counters.
  *
- * - The tier CHECK lists `KEY_TIERS` (engine/keys/tier.ts) as of this migration; a new tier is a new migration.
+ * - The tier CHECK lists `KEY_TIERS` (engine/tiers/tier.ts) as of this migration; a new tier is a new migration.
  * - `updated_at` is stamped by a trigger on every insert and update, with `clock_timestamp()` rather than `now()`:
  *   the key directory polls `updated_at >= since`, and a transaction's start time (`now()`) can be long before its
  *   commit, which would hide the change from a poll that ran in between.

@@ -3,7 +3,7 @@
  * what `changedSince` (the key directory's poll) relies on to learn revocations and tier changes.
  */
 import { EngineError } from '../../errors.js';
-import { isKeyTier, type Tier } from '../../keys/tier.js';
+import { isKeyTier, type Tier } from '../../tiers/tier.js';
 import type { ApiKeyRecord, KeyRepo, NewApiKey, SqlClient } from '../types.js';
 
 interface KeyRow {
