@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import { startLocalnet } from '../fixtures/localnet/start-localnet.js';
 import { loadConfig } from '../http/config.js';
 import { startService } from '../http/service.js';
-import type { Tier } from '../engine/keys/tier.js';
+import type { Tier } from '../engine/tiers/tier.js';
 
 const seconds = Number(process.argv[2] ?? 8);
 const path = process.argv[3] ?? '/v1/price/SOL';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { SeededRandom } from './seeded-random.js';
+import { SeededRandom } from '../testing/seeded-random.js';
 import { MUL_DIV_ARGS, mulDivPair } from './u64-mul-div.js';
 import { PAIR, TWO32, addPair, bigOfPair, mulDivSmall, pairAtLeast, pairBig, readU64, subPair } from './u64-pair.js';
 
