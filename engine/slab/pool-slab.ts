@@ -386,6 +386,10 @@ export class PoolSlab {
   /**
    * Fills `out` with a consistent exact snapshot of one view: BigInt reserves, slot and u64 parameters, plus every
    * field of {@link readF64}. Returns false when the pool does not exist or the view was never written.
+   *
+   * Why a loop of its own and not one shared with readF64: the seqlock protocol is shared (`seqlock.ts`), the copies
+   * differ, and one loop over both snapshot shapes measured 66 ns per readF64 against 41 (bench/slab.bench.ts,
+   * 2026-11-25): the price path reads every pool through readF64.
    */
   readExact(pool: number, view: number, out: PoolExactSnapshot): boolean {
     if (!this.has(pool, view)) return false;

@@ -6,6 +6,7 @@
  * Not modelled: referral transfers, the first-swap minimum fee, the user's token accounts and the slippage check
  * (the localnet program applies those around this).
  */
+import { notApplied } from '../common/execute-support.js';
 import { EngineError } from '../../errors.js';
 import { tokenAccountAmount, withTokenAmount } from '../common/spl-layouts.js';
 import type { AccountWrite, ChainClock, ExecuteResult, PoolDescriptor, QuoteResult, SwapMode } from '../types.js';
@@ -111,7 +112,7 @@ export function dbcExecute(
   const before = decodeVirtualPool(poolData);
   const cfg = decodePoolConfig(configData);
   const q = dbcQuote(dbcStateFrom(before, cfg, clock), aToB, amount, mode);
-  if (q.status !== 'OK') return { quote: q, writes: [] };
+  if (q.status !== 'OK') return notApplied(q);
   const timestamp = clock.unixTimestamp < 0n ? 0n : clock.unixTimestamp;
   const after = applySwap(before, cfg, q, aToB, timestamp);
   if (typeof after === 'string') return failed(q, after);

@@ -4,16 +4,12 @@
  * curve token account, fee recipient, creator vault) are moved by the localnet program around this, as the
  * program moves them; the quote it returns says by how much.
  */
-import { EngineError } from '../../errors.js';
+import { accountView as view, poolStateForExecute } from '../common/execute-support.js';
 import type { AccountWrite, ChainClock, ExecuteResult, PoolDescriptor, SwapMode } from '../types.js';
 import { CURVE_OFFSET } from './layout.js';
 import type { PumpSwap } from './math.js';
 import { pumpfunQuote } from './quote.js';
 import { buildPumpfunState } from './state.js';
-
-function view(data: Uint8Array): DataView {
-  return new DataView(data.buffer, data.byteOffset, data.byteLength);
-}
 
 /** New curve data after an OK trade (a copy; the input is never changed, also when it is a Node Buffer). */
 export function curveAfter(curveData: Uint8Array, q: PumpSwap): Uint8Array {
@@ -41,11 +37,7 @@ export function pumpfunExecute(
   mode: SwapMode,
   clock: ChainClock,
 ): ExecuteResult & { readonly quote: PumpSwap } {
-  const curveData = accounts.get(pool.address);
-  const state = curveData ? buildPumpfunState(pool, curveData, accounts, clock) : null;
-  if (!curveData || !state) {
-    throw new EngineError('PUMPFUN_MISSING_ACCOUNT', 'pump.fun curve, Global, FeeConfig or mint missing', { pool: pool.address });
-  }
+  const { data: curveData, state } = poolStateForExecute(pool, accounts, clock, buildPumpfunState, 'PUMPFUN_MISSING_ACCOUNT', 'pump.fun curve, Global, FeeConfig or mint missing');
   const q = pumpfunQuote(state, aToB, amount, mode);
   if (q.status !== 'OK') return { quote: q, writes: [] };
   const writes: AccountWrite[] = [{ address: pool.address, data: curveAfter(curveData, q) }];

@@ -7,8 +7,8 @@
  * Not modelled: the user's own token accounts (the localnet's ledger moves those), the buyback share of the
  * protocol fee, cashback, volume accumulators.
  */
+import { poolStateForExecute } from '../common/execute-support.js';
 import bs58 from 'bs58';
-import { EngineError } from '../../errors.js';
 import { TOKEN_ACCOUNT_SIZE, encodeTokenAccount, tokenAccountAmount, withTokenAmount } from '../common/spl-layouts.js';
 import type { AccountWrite, ChainClock, ExecuteResult, PoolDescriptor, SwapMode } from '../types.js';
 import { feeAccountsOf, tokenProgramOf } from './accounts.js';
@@ -56,12 +56,8 @@ export function pumpswapExecute(
   mode: SwapMode,
   clock: ChainClock,
 ): PumpswapExecuteResult {
-  const poolData = accounts.get(pool.address);
-  const state = poolData ? buildPumpswapState(pool, poolData, accounts, clock) : null;
   const [globalKey, , , baseVaultKey, quoteVaultKey] = pool.dependencies;
-  if (!poolData || !state || !globalKey || !baseVaultKey || !quoteVaultKey) {
-    throw new EngineError('PUMPSWAP_MISSING_ACCOUNT', 'PumpSwap pool, config, mint or vault account missing', { pool: pool.address });
-  }
+  const { data: poolData, state } = poolStateForExecute(pool, accounts, clock, buildPumpswapState, 'PUMPSWAP_MISSING_ACCOUNT', 'PumpSwap pool, config, mint or vault account missing', [globalKey, baseVaultKey, quoteVaultKey]);
   const q = pumpswapQuote(state, aToB, amount, mode);
   if (q.status !== 'OK') return { quote: q, writes: [] };
   const p = decodePoolAccount(poolData);

@@ -5,7 +5,7 @@
  * longer in use or updated." (they were updated by versions before the 2026-07 "Remove openbook dependency").
  * Not modelled here: the user's token accounts and the slippage threshold (the localnet program applies those).
  */
-import { EngineError } from '../../errors.js';
+import { notApplied, poolStateForExecute } from '../common/execute-support.js';
 import { tokenAccountAmount, withTokenAmount } from '../common/spl-layouts.js';
 import type { AccountWrite, ChainClock, ExecuteResult, PoolDescriptor, SwapMode } from '../types.js';
 import { AMM_OFFSET, AMM_STATUS } from './layout.js';
@@ -26,14 +26,10 @@ export function ammV4Execute(
   mode: SwapMode,
   clock: ChainClock,
 ): ExecuteResult {
-  const poolData = accounts.get(pool.address);
   const [coinKey, pcKey] = pool.dependencies;
-  const state = poolData ? buildAmmV4State(pool, poolData, accounts, clock) : null;
-  if (!poolData || !state || coinKey === undefined || pcKey === undefined) {
-    throw new EngineError('AMM_V4_MISSING_ACCOUNT', 'AMM v4 pool or vault account missing', { pool: pool.address });
-  }
+  const { data: poolData, state } = poolStateForExecute(pool, accounts, clock, buildAmmV4State, 'AMM_V4_MISSING_ACCOUNT', 'AMM v4 pool or vault account missing', [coinKey, pcKey]);
   const q = ammV4Quote(state, aToB, amount, mode);
-  if (q.status !== 'OK') return { quote: q, writes: [] };
+  if (q.status !== 'OK') return notApplied(q);
 
   const inKey = aToB ? coinKey : pcKey;
   const outKey = aToB ? pcKey : coinKey;

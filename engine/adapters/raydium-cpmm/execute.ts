@@ -5,21 +5,14 @@
  * the slippage threshold (the localnet's ledger applies those around this).
  */
 import { EngineError } from '../../errors.js';
+import { accountView as view, notApplied, poolStateForExecute } from '../common/execute-support.js';
 import { tokenAccountAmount, withTokenAmount } from '../common/spl-layouts.js';
 import { transferFee } from '../common/transfer-fee.js';
-import type { AccountWrite, ChainClock, ExecuteResult, PoolDescriptor, QuoteResult, SwapMode } from '../types.js';
+import type { AccountWrite, ChainClock, ExecuteResult, PoolDescriptor, SwapMode } from '../types.js';
 import { POOL_OFFSET } from './layout.js';
 import { type CpmmSwap, U64_MAX } from './math.js';
 import { cpmmQuote } from './quote.js';
 import { buildCpmmState } from './state.js';
-
-function view(data: Uint8Array): DataView {
-  return new DataView(data.buffer, data.byteOffset, data.byteLength);
-}
-
-function notApplied(q: QuoteResult): ExecuteResult {
-  return { quote: q, writes: [] };
-}
 
 function failedAs(q: CpmmSwap, status: 'INSUFFICIENT_LIQUIDITY' | 'INACTIVE'): ExecuteResult {
   return notApplied({ ...q, status });
@@ -38,12 +31,8 @@ export function cpmmExecute(
   mode: SwapMode,
   clock: ChainClock,
 ): ExecuteResult {
-  const poolData = accounts.get(pool.address);
   const [, vault0Key, vault1Key] = pool.dependencies;
-  const state = poolData ? buildCpmmState(pool, poolData, accounts, clock) : null;
-  if (!poolData || !state || vault0Key === undefined || vault1Key === undefined) {
-    throw new EngineError('CPMM_MISSING_ACCOUNT', 'CPMM pool, config or vault account missing', { pool: pool.address });
-  }
+  const { data: poolData, state } = poolStateForExecute(pool, accounts, clock, buildCpmmState, 'CPMM_MISSING_ACCOUNT', 'CPMM pool, config or vault account missing', [vault0Key, vault1Key]);
   const q = cpmmQuote(state, aToB, amount, mode);
   if (q.status !== 'OK') return notApplied(q);
 

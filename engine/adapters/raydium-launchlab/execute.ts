@@ -8,7 +8,7 @@
  * Not modelled: `pool.platform_fee` (the upgraded program pays platform fees into the platform fee vault
  * instead), the share fee (rate 0), Token-2022 transfer fees, the user's accounts and the slippage check.
  */
-import { EngineError } from '../../errors.js';
+import { notApplied, poolStateForExecute } from '../common/execute-support.js';
 import { tokenAccountAmount, withTokenAmount } from '../common/spl-layouts.js';
 import type { AccountWrite, ChainClock, ExecuteResult, PoolDescriptor, SwapMode } from '../types.js';
 import { POOL_OFFSET, POOL_STATUS_MIGRATE, decodeLaunchlabPool } from './layout.js';
@@ -61,13 +61,9 @@ export function launchlabExecute(
   mode: SwapMode,
   clock: ChainClock,
 ): ExecuteResult {
-  const poolData = accounts.get(pool.address);
-  const state = poolData ? buildLaunchlabState(pool, poolData, accounts, clock) : null;
-  if (!poolData || !state) {
-    throw new EngineError('LAUNCHLAB_MISSING_ACCOUNT', 'LaunchLab pool or config account missing', { pool: pool.address });
-  }
+  const { data: poolData, state } = poolStateForExecute(pool, accounts, clock, buildLaunchlabState, 'LAUNCHLAB_MISSING_ACCOUNT', 'LaunchLab pool or config account missing');
   const q = launchlabQuote(state, aToB, amount, mode);
-  if (q.status !== 'OK') return { quote: q, writes: [] };
+  if (q.status !== 'OK') return notApplied(q);
 
   const newPool = new Uint8Array(poolData);
   const dv = new DataView(newPool.buffer);
