@@ -55,6 +55,23 @@ function pct(xs: number[]): { n: number; below0: number; min: number; p50: numbe
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 const net = await startLocalnet({ rpcPort: 0, grpcPort: 0, tps: 0, slotMs: SLOT_MS });
+// The Yellowstone client beside the service, in its own process, subscribed before the service is: every SOL CPMM
+// pool's accounts and every slot status. Subscribed first, its stream is written first by the localnet's server, so
+// the latencies below are measured from the earlier of the two streams' copies of an update.
+const solPools = net.universe.pools.filter((p) => p.mintA === WSOL || p.mintB === WSOL);
+const reference = fork(new URL('./frame-latency/reference-client.js', import.meta.url), [net.grpcUrl, args.transport, solPools.flatMap((p) => [p.address, p.vaultA, p.vaultB]).join(',')]);
+let round: { signature: string; slot: bigint; lastWriteAt: number; confirmedAt: number } | null = null;
+await new Promise<void>((resolve, reject) => {
+  reference.once('exit', (code) => reject(new Error(`reference client exited ${code}`)));
+  reference.on('message', (m: { kind: string; signature?: string; slot?: string; ns?: string }) => {
+    if (m.kind === 'ready') return resolve();
+    if (round === null) return;
+    const at = monoNsToNow(m.ns!);
+    if (m.kind === 'write' && m.signature === round.signature && at > round.lastWriteAt) round.lastWriteAt = at;
+    if (m.kind === 'confirmed' && BigInt(m.slot!) >= round.slot && round.confirmedAt === 0) round.confirmedAt = at;
+  });
+});
+
 const dataDir = mkdtempSync(join(tmpdir(), 'frame-latency-'));
 const serviceEntry = args['service-root'] ? join(args['service-root'], 'dist/bench/frame-latency/service-process.js') : new URL('./frame-latency/service-process.js', import.meta.url);
 const child = fork(serviceEntry, [], {
@@ -82,20 +99,6 @@ const before = (await (await fetch(`http://127.0.0.1:${port}/v1/price/SOL`, { he
 const pool = net.universe.pools.find((p) => p.address === before.bestBidPool);
 if (!pool || ![pool.mintA, pool.mintB].includes(WSOL)) throw new Error(`SOL's best bid pool ${before.bestBidPool} is not a CPMM SOL pool`);
 const solIsA = pool.mintA === WSOL;
-
-// The Yellowstone client beside the service, in its own process: the pool's accounts and every slot status.
-const reference = fork(new URL('./frame-latency/reference-client.js', import.meta.url), [net.grpcUrl, args.transport, [pool.address, pool.vaultA, pool.vaultB].join(',')]);
-let round: { signature: string; slot: bigint; lastWriteAt: number; confirmedAt: number } | null = null;
-await new Promise<void>((resolve, reject) => {
-  reference.once('exit', (code) => reject(new Error(`reference client exited ${code}`)));
-  reference.on('message', (m: { kind: string; signature?: string; slot?: string; ns?: string }) => {
-    if (m.kind === 'ready') return resolve();
-    if (round === null) return;
-    const at = monoNsToNow(m.ns!);
-    if (m.kind === 'write' && m.signature === round.signature && at > round.lastWriteAt) round.lastWriteAt = at;
-    if (m.kind === 'confirmed' && BigInt(m.slot!) >= round.slot && round.confirmedAt === 0) round.confirmedAt = at;
-  });
-});
 
 interface Row {
   clients: number;
