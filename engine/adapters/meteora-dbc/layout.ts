@@ -6,7 +6,7 @@
  */
 import { PublicKey } from '@solana/web3.js';
 import { EngineError } from '../../errors.js';
-import { type FieldSpec, type FieldsOf, readFields, readU128, writeFields, writeU128, hasDiscriminator } from '../common/field-table.js';
+import { type FieldOffsets, type FieldSpec, type FieldsOf, fieldOffsets, readFields, readU128, writeFields, writeU128, hasDiscriminator } from '../common/field-table.js';
 
 /** The DBC program id (mainnet). */
 export const DBC_PROGRAM_ID = 'dbcij3LWUppWqq96dh6gJWwBifmcGfLSB5D4DuSMaqN';
@@ -158,16 +158,10 @@ export interface PoolConfigAccount extends PoolConfigFields {
   curve: CurvePoint[];
 }
 
-type OffsetMap<T extends readonly FieldSpec[]> = { readonly [F in T[number] as F['name']]: number };
-
-function offsets<T extends readonly FieldSpec[]>(table: T): OffsetMap<T> {
-  return Object.freeze(Object.fromEntries(table.map((f) => [f.name, f.offset]))) as OffsetMap<T>;
-}
-
 /** Byte offset of each VirtualPool field by name, for hot-path reads that skip a full decode. */
-export const POOL_OFFSET: OffsetMap<typeof VIRTUAL_POOL_FIELDS> = offsets(VIRTUAL_POOL_FIELDS);
+export const POOL_OFFSET: FieldOffsets<typeof VIRTUAL_POOL_FIELDS> = fieldOffsets(VIRTUAL_POOL_FIELDS);
 /** Byte offset of each PoolConfig field by name. */
-export const CONFIG_OFFSET: OffsetMap<typeof POOL_CONFIG_FIELDS> = offsets(POOL_CONFIG_FIELDS);
+export const CONFIG_OFFSET: FieldOffsets<typeof POOL_CONFIG_FIELDS> = fieldOffsets(POOL_CONFIG_FIELDS);
 
 
 /** True when `data` is a DBC VirtualPool account (size and discriminator). */

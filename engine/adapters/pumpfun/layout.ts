@@ -6,7 +6,7 @@
  * Cross-checked against the SDK's decoders in `layout.test.ts`. The FeeConfig (pump-fees) is in `fee-config.ts`.
  */
 import { EngineError } from '../../errors.js';
-import { type FieldSpec, type FieldsOf, readFields, writeFields, hasDiscriminator, ZERO_KEY } from '../common/field-table.js';
+import { type FieldOffsets, type FieldSpec, type FieldsOf, fieldOffsets, readFields, writeFields, hasDiscriminator, ZERO_KEY } from '../common/field-table.js';
 import bs58 from 'bs58';
 
 /** The pump.fun bonding-curve program id (mainnet). */
@@ -94,16 +94,10 @@ export type GlobalFields = FieldsOf<typeof GLOBAL_FIELDS> & {
   -readonly [A in (typeof GLOBAL_ARRAYS)[number] as A['name']]: string[];
 };
 
-type OffsetMap<T extends readonly FieldSpec[]> = { readonly [F in T[number] as F['name']]: number };
-
-function offsets<T extends readonly FieldSpec[]>(table: T): OffsetMap<T> {
-  return Object.freeze(Object.fromEntries(table.map((f) => [f.name, f.offset]))) as OffsetMap<T>;
-}
-
 /** Byte offset of each BondingCurve field, for hot-path reads. */
-export const CURVE_OFFSET: OffsetMap<typeof BONDING_CURVE_FIELDS> = offsets(BONDING_CURVE_FIELDS);
+export const CURVE_OFFSET: FieldOffsets<typeof BONDING_CURVE_FIELDS> = fieldOffsets(BONDING_CURVE_FIELDS);
 /** Byte offset of each scalar Global field. */
-export const GLOBAL_OFFSET: OffsetMap<typeof GLOBAL_FIELDS> = offsets(GLOBAL_FIELDS);
+export const GLOBAL_OFFSET: FieldOffsets<typeof GLOBAL_FIELDS> = fieldOffsets(GLOBAL_FIELDS);
 
 
 /** True when `data` is a BondingCurve account of a length the program writes (size and discriminator). */

@@ -5,7 +5,7 @@
  * decoders of `@pump-fun/pump-swap-sdk@1.20.0`, cross-checked in `layout.test.ts`.
  */
 import { EngineError } from '../../errors.js';
-import { type FieldSpec, type FieldsOf, lastEnd, readFields, readU128, writeFields, hasDiscriminator } from '../common/field-table.js';
+import { type FieldOffsets, type FieldSpec, type FieldsOf, fieldOffsets, lastEnd, readFields, readU128, writeFields, hasDiscriminator } from '../common/field-table.js';
 
 /** The PumpSwap AMM program id (mainnet). */
 export const PUMPSWAP_PROGRAM_ID = 'pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA';
@@ -115,9 +115,9 @@ export interface FeeConfigFields {
 }
 
 /** Byte offset of each Pool field by name. */
-export const POOL_OFFSET = Object.freeze(Object.fromEntries(POOL_FIELDS.map((f) => [f.name, f.offset]))) as { readonly [K in keyof PoolFields]: number };
+export const POOL_OFFSET: FieldOffsets<typeof POOL_FIELDS> = fieldOffsets(POOL_FIELDS);
 /** Byte offset of each GlobalConfig field by name. */
-export const GLOBAL_CONFIG_OFFSET = Object.freeze(Object.fromEntries(GLOBAL_CONFIG_FIELDS.map((f) => [f.name, f.offset]))) as { readonly [K in keyof GlobalConfigFields]: number };
+export const GLOBAL_CONFIG_OFFSET: FieldOffsets<typeof GLOBAL_CONFIG_FIELDS> = fieldOffsets(GLOBAL_CONFIG_FIELDS);
 
 
 /** True when `data` (owned by the PumpSwap program) is a Pool: discriminator and at least the oldest size. */

@@ -6,7 +6,7 @@
  */
 import { PublicKey } from '@solana/web3.js';
 import { EngineError } from '../../errors.js';
-import { type FieldSpec, type FieldsOf, readFields, writeFields } from '../common/field-table.js';
+import { type FieldOffsets, type FieldSpec, type FieldsOf, fieldOffsets, readFields, writeFields } from '../common/field-table.js';
 
 /** The AMM v4 program id (mainnet). */
 export const AMM_V4_PROGRAM_ID = '675kPX9MHTjS2zt1qfr1NYHuzeLXfQM9H24wFSUt1Mp8';
@@ -89,12 +89,8 @@ export const AMM_INFO_FIELDS = [
 /** Decoded AmmInfo: pubkeys as base58 strings, integers as bigint. */
 export type AmmInfoFields = FieldsOf<typeof AMM_INFO_FIELDS>;
 
-type OffsetMap<T extends readonly FieldSpec[]> = { readonly [F in T[number] as F['name']]: number };
-
 /** Byte offset of each AmmInfo field by name, for hot-path reads that skip a full decode. */
-export const AMM_OFFSET: OffsetMap<typeof AMM_INFO_FIELDS> = Object.freeze(
-  Object.fromEntries(AMM_INFO_FIELDS.map((f) => [f.name, f.offset])),
-) as OffsetMap<typeof AMM_INFO_FIELDS>;
+export const AMM_OFFSET: FieldOffsets<typeof AMM_INFO_FIELDS> = fieldOffsets(AMM_INFO_FIELDS);
 
 /**
  * True when `data` (owned by the program) is an AmmInfo: the program has no discriminator, and its

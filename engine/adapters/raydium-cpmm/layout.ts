@@ -6,7 +6,7 @@
  */
 import { PublicKey } from '@solana/web3.js';
 import { EngineError } from '../../errors.js';
-import { type FieldSpec, type FieldsOf, readFields, writeFields, hasDiscriminator } from '../common/field-table.js';
+import { type FieldOffsets, type FieldSpec, type FieldsOf, fieldOffsets, readFields, writeFields, hasDiscriminator } from '../common/field-table.js';
 
 /** The CPMM program id (mainnet). */
 export const CPMM_PROGRAM_ID = 'CPMMoo8L3F4NbTegBCKVNunggL7H1ZpdTHKxQB5qKP1C';
@@ -80,16 +80,10 @@ export type PoolStateFields = FieldsOf<typeof POOL_STATE_FIELDS>;
 /** Decoded AmmConfig: pubkeys as base58 strings, u64 as bigint. Rates are per 1e6. */
 export type AmmConfigFields = FieldsOf<typeof AMM_CONFIG_FIELDS>;
 
-type OffsetMap<T extends readonly FieldSpec[]> = { readonly [F in T[number] as F['name']]: number };
-
-function offsets<T extends readonly FieldSpec[]>(table: T): OffsetMap<T> {
-  return Object.freeze(Object.fromEntries(table.map((f) => [f.name, f.offset]))) as OffsetMap<T>;
-}
-
 /** Byte offset of each PoolState field by name, for hot-path reads that skip a full decode. */
-export const POOL_OFFSET: OffsetMap<typeof POOL_STATE_FIELDS> = offsets(POOL_STATE_FIELDS);
+export const POOL_OFFSET: FieldOffsets<typeof POOL_STATE_FIELDS> = fieldOffsets(POOL_STATE_FIELDS);
 /** Byte offset of each AmmConfig field by name. */
-export const AMM_CONFIG_OFFSET: OffsetMap<typeof AMM_CONFIG_FIELDS> = offsets(AMM_CONFIG_FIELDS);
+export const AMM_CONFIG_OFFSET: FieldOffsets<typeof AMM_CONFIG_FIELDS> = fieldOffsets(AMM_CONFIG_FIELDS);
 
 
 /** True when `data` is a CPMM PoolState account (size and discriminator). */

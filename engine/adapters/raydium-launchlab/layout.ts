@@ -5,7 +5,7 @@
  * `layout.test.ts`) and the program's published IDL (field meanings, discriminators).
  */
 import { EngineError } from '../../errors.js';
-import { type FieldSpec, type FieldsOf, readFields, writeFields, hasDiscriminator } from '../common/field-table.js';
+import { type FieldOffsets, type FieldSpec, type FieldsOf, fieldOffsets, readFields, writeFields, hasDiscriminator } from '../common/field-table.js';
 
 /** The LaunchLab program id (mainnet). */
 export const LAUNCHLAB_PROGRAM_ID = 'LanMV9sAd7wArD4vJFi2qDdfnVhFxYSUg6eADduJ3uj';
@@ -127,18 +127,12 @@ export type GlobalConfigFields = FieldsOf<typeof GLOBAL_CONFIG_FIELDS>;
 /** Decoded PlatformConfig (the SDK's 944-byte layout). */
 export type PlatformConfigFields = FieldsOf<typeof PLATFORM_CONFIG_FIELDS>;
 
-type OffsetMap<T extends readonly FieldSpec[]> = { readonly [F in T[number] as F['name']]: number };
-
-function offsets<T extends readonly FieldSpec[]>(table: T): OffsetMap<T> {
-  return Object.freeze(Object.fromEntries(table.map((f) => [f.name, f.offset]))) as OffsetMap<T>;
-}
-
 /** Byte offset of each PoolState field, for hot-path reads without a full decode. */
-export const POOL_OFFSET: OffsetMap<typeof POOL_STATE_FIELDS> = offsets(POOL_STATE_FIELDS);
+export const POOL_OFFSET: FieldOffsets<typeof POOL_STATE_FIELDS> = fieldOffsets(POOL_STATE_FIELDS);
 /** Byte offset of each GlobalConfig field. */
-export const GLOBAL_CONFIG_OFFSET: OffsetMap<typeof GLOBAL_CONFIG_FIELDS> = offsets(GLOBAL_CONFIG_FIELDS);
+export const GLOBAL_CONFIG_OFFSET: FieldOffsets<typeof GLOBAL_CONFIG_FIELDS> = fieldOffsets(GLOBAL_CONFIG_FIELDS);
 /** Byte offset of each PlatformConfig field. */
-export const PLATFORM_CONFIG_OFFSET: OffsetMap<typeof PLATFORM_CONFIG_FIELDS> = offsets(PLATFORM_CONFIG_FIELDS);
+export const PLATFORM_CONFIG_OFFSET: FieldOffsets<typeof PLATFORM_CONFIG_FIELDS> = fieldOffsets(PLATFORM_CONFIG_FIELDS);
 
 
 /** True when `data` (owned by the LaunchLab program) is a PoolState (size and discriminator). */
