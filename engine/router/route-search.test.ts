@@ -195,3 +195,26 @@ test('a passed deadline answers ROUTE_TIMEOUT; a future one does not', () => {
   const inTime = s.search({ ...req, deadlineMs: performance.now() + 60_000 });
   assert.notEqual(inTime.ok ? 'ok' : inTime.code, 'ROUTE_TIMEOUT');
 });
+
+test('restrictIntermediateTokens keeps to SOL, USDC, USDT and the best-connected mints; dexes / excludeDexes filter pools', () => {
+  const rng = new SeededRandom(21);
+  const u = emptyUniverse(rng, 6);
+  const [sol, , , x, y, z] = u.mints as [number, number, number, number, number, number];
+  const viaSol = [addPool(u, rng, 'raydium-cpmm', cpmm(10n ** 12n, 10n ** 12n), x, sol), addPool(u, rng, 'raydium-cpmm', cpmm(10n ** 12n, 10n ** 12n), sol, y)];
+  const viaZ = [addPool(u, rng, 'raydium-cpmm', cpmm(10n ** 14n, 10n ** 14n), x, z), addPool(u, rng, 'raydium-cpmm', cpmm(10n ** 14n, 10n ** 14n), z, y)];
+  const req = { inputMint: x, outputMint: y, amount: 10n ** 9n, mode: 'ExactIn' as const, nowMs: UNIVERSE_NOW_MS };
+  const pools = (res: RouteSearchResult): number[][] => (res.ok ? res.routes.map((r) => r.hops.map((h) => h.pool)) : []);
+  const open = new RouteSearcher(u.src, { ...DEFAULT_ROUTE_LIMITS, liquidConnectors: 0 });
+  assert.deepEqual(pools(open.search(req)), [viaZ.map((p) => p.pool), viaSol.map((p) => p.pool)]);
+  assert.deepEqual(pools(open.search({ ...req, restrictIntermediateTokens: true })), [viaSol.map((p) => p.pool)]);
+  // X, Y, Z have 2 pools each (ties by id): one connector admits X only, three admit Z as well.
+  const one = new RouteSearcher(u.src, { ...DEFAULT_ROUTE_LIMITS, liquidConnectors: 1 });
+  assert.equal(pools(one.search({ ...req, restrictIntermediateTokens: true })).length, 1);
+  const three = new RouteSearcher(u.src, { ...DEFAULT_ROUTE_LIMITS, liquidConnectors: 3 });
+  assert.equal(pools(three.search({ ...req, restrictIntermediateTokens: true })).length, 2);
+  assert.deepEqual(pools(open.search({ ...req, onlyDirectRoutes: true })), []);
+  const other = addPool(u, rng, 'raydium-amm-v4', randomState(new SeededRandom(1), 'raydium-amm-v4'), x, y);
+  assert.ok(pools(open.search({ ...req, dexes: ['raydium-cpmm'] })).every((r) => !r.includes(other.pool)));
+  assert.ok(pools(open.search({ ...req, excludeDexes: ['raydium-amm-v4'] })).every((r) => !r.includes(other.pool)));
+  assert.deepEqual(pools(open.search({ ...req, dexes: ['pumpfun'] })), []);
+});
