@@ -14,6 +14,8 @@ export class Intermediates {
   private anchors: number[] = [];
   private liquid = new Set<number>();
   private generation = -1;
+  /** Priorities computed since the topology last moved. */
+  private readonly ranks = new Map<number, number>();
 
   constructor(
     private readonly src: PoolSideSource,
@@ -23,9 +25,13 @@ export class Intermediates {
   /** Rank of `mint` as an intermediate (lower is tried first): anchors 0..2, then by pool count. */
   priority(mint: number): number {
     this.refresh();
-    const a = this.anchors.indexOf(mint);
-    if (a >= 0) return a;
-    return 1e9 - this.src.topology.poolsOf(mint).length;
+    let r = this.ranks.get(mint);
+    if (r === undefined) {
+      const a = this.anchors.indexOf(mint);
+      r = a >= 0 ? a : 1e9 - this.src.topology.poolsOf(mint).length;
+      this.ranks.set(mint, r);
+    }
+    return r;
   }
 
   /** True when `mint` may be an intermediate of a search (`restricted`: only the liquid set). */
@@ -35,9 +41,12 @@ export class Intermediates {
     return this.liquid.has(mint);
   }
 
-  /** `mints` sorted by {@link priority} (then id), in place. */
+  /** `mints` sorted by {@link priority} (then id), in place; priorities are kept until the topology moves. */
   order(mints: number[]): number[] {
-    return mints.sort((x, y) => this.priority(x) - this.priority(y) || x - y);
+    this.refresh();
+    const rank = this.ranks;
+    for (const m of mints) this.priority(m);
+    return mints.sort((x, y) => rank.get(x)! - rank.get(y)! || x - y);
   }
 
   /** Recomputes anchors and the liquid set when pools were added. */
@@ -45,6 +54,7 @@ export class Intermediates {
     const g = this.src.slab.generation();
     if (g === this.generation) return;
     this.generation = g;
+    this.ranks.clear();
     this.anchors = [];
     for (const m of ANCHOR_MINTS) {
       const id = this.src.mints.idOf(m);
