@@ -218,3 +218,28 @@ test('restrictIntermediateTokens keeps to SOL, USDC, USDT and the best-connected
   assert.ok(pools(open.search({ ...req, excludeDexes: ['raydium-amm-v4'] })).every((r) => !r.includes(other.pool)));
   assert.deepEqual(pools(open.search({ ...req, dexes: ['pumpfun'] })), []);
 });
+
+test('feeBps is the route total fee; priceImpactBps is the shortfall against the marginal rate (constant product)', () => {
+  const rng = new SeededRandom(31);
+  const u = emptyUniverse(rng, 4);
+  const [sol, usdc, , x] = u.mints as [number, number, number, number];
+  const r = 10n ** 12n;
+  addPool(u, rng, 'raydium-cpmm', cpmm(r, r), x, sol);
+  addPool(u, rng, 'raydium-cpmm', cpmm(r, r), sol, usdc);
+  const amount = 10n ** 10n; // 1% of the reserve
+  const res = new RouteSearcher(u.src).search({ inputMint: x, outputMint: usdc, amount, mode: 'ExactIn', nowMs: UNIVERSE_NOW_MS });
+  assert.ok(res.ok);
+  const route = res.routes[0]!;
+  assert.equal(route.hops.length, 2);
+  assert.deepEqual(route.hops.map((h) => h.feeBps), [25, 25]);
+  assert.equal(route.feeBps, Math.round((1 - 0.9975 ** 2) * 1e6) / 100);
+  // Each leg: out = R·x(1-f)/(R + x(1-f)) against the marginal (1-f): shortfall x(1-f)/(R + x(1-f)).
+  const R = Number(r);
+  const x1 = Number(amount) * 0.9975;
+  const out1 = (R * x1) / (R + x1);
+  const x2 = out1 * 0.9975;
+  const out2 = (R * x2) / (R + x2);
+  const expected = (1 - out2 / (Number(amount) * 0.9975 ** 2)) * 1e4;
+  assert.ok(Math.abs(route.priceImpactBps - expected) < 0.05, `${route.priceImpactBps} vs ${expected}`);
+  assert.ok(route.priceImpactBps > 150 && route.priceImpactBps < 250);
+});
