@@ -67,7 +67,8 @@ test('property: on random graphs of every DEX, the search finds the brute-force 
   let cases = 0;
   let found = 0;
   let multiHopBest = 0;
-  let defaultKSame = 0;
+  const defaultKSame = { ExactIn: 0, ExactOut: 0 };
+  const foundBy = { ExactIn: 0, ExactOut: 0 };
   const dexesSeen = new Set<string>();
   for (let seed = 1; cases < MAX_CASES && performance.now() - started < TIME_MS; seed++) {
     const u = randomUniverse(seed, 6, 14);
@@ -93,6 +94,7 @@ test('property: on random graphs of every DEX, the search finds the brute-force 
         }
         assert.ok(res.ok, `${ctx}: ${res.ok ? '' : res.message}`);
         found++;
+        foundBy[mode]++;
         const top = res.routes[0]!;
         if (mode === 'ExactIn') assert.equal(top.outAmount, best.outAmount, ctx);
         else assert.equal(top.inAmount, best.inAmount, ctx);
@@ -112,13 +114,13 @@ test('property: on random graphs of every DEX, the search finds the brute-force 
           const dTop = d.routes[0]!;
           if (mode === 'ExactIn') assert.ok(dTop.outAmount <= best.outAmount, ctx);
           else assert.ok(dTop.inAmount >= best.inAmount, ctx);
-          if (key(dTop) === key(best)) defaultKSame++;
+          if (key(dTop) === key(best)) defaultKSame[mode]++;
           for (const r of d.routes) assertChained(u, r, amount, mode);
         }
       }
     }
   }
-  t.diagnostic(`${cases} searches, ${found} with a route, ${multiHopBest} best multi-hop, default K=8 found the same best in ${defaultKSame}; DEXes used: ${[...dexesSeen].sort().join(', ')}`);
+  t.diagnostic(`${cases} searches, ${found} with a route, ${multiHopBest} best multi-hop, default K=8 found the same best in ${defaultKSame.ExactIn}/${foundBy.ExactIn} ExactIn, ${defaultKSame.ExactOut}/${foundBy.ExactOut} ExactOut; DEXes used: ${[...dexesSeen].sort().join(', ')}`);
   assert.ok(cases >= 100, `only ${cases} cases in the time budget`);
   assert.ok(found >= cases / 5, `only ${found} of ${cases} searches had a route: the property would be vacuous`);
   assert.ok(multiHopBest > 0, 'no best route was multi-hop');
