@@ -24,6 +24,8 @@ export interface EnumerateParams {
   readonly restricted: boolean;
   readonly maxCandidates: number;
   readonly maxIntermediatesPerSide: number;
+  /** A mint with more pools than this is not scanned for neighbours (see {@link enumerateCandidates}). */
+  readonly neighbourScanLimit: number;
   /** Called between enumeration steps; true stops it (deadline passed). */
   readonly expired: () => boolean;
 }
@@ -39,12 +41,15 @@ export function enumerateCandidates(pools: RoutePools, inter: Intermediates, p: 
   }
   if (p.maxHops < 2 || full()) return out;
   const isInter = (m: number): boolean => m !== input && m !== output && inter.allowed(m, p.restricted);
-  const firsts = inter.order(pools.neighbours(input).filter(isInter));
-  for (const m of firsts) {
+  // 2-hop: the intermediates are the neighbours of the end with fewer pools (each checked against the other end).
+  const scanInput = pools.degree(input) <= pools.degree(output);
+  const mids = inter.order(pools.neighbours(scanInput ? input : output).filter(isInter));
+  for (const m of mids) {
     if (p.expired()) return null;
+    const first = pools.legs(input, m);
+    if (first.length === 0) continue;
     const second = pools.legs(m, output);
-    if (second.length === 0) continue;
-    for (const l1 of pools.legs(input, m)) {
+    for (const l1 of first) {
       for (const l2 of second) {
         if (full()) return out;
         out.push({ legs: [l1, l2], mints: [input, m, output], score: 0 });
@@ -52,8 +57,8 @@ export function enumerateCandidates(pools: RoutePools, inter: Intermediates, p: 
     }
   }
   if (p.maxHops < 3) return out;
-  const side1 = firsts.slice(0, p.maxIntermediatesPerSide);
-  const side2 = inter.order(pools.neighbours(output).filter(isInter)).slice(0, p.maxIntermediatesPerSide);
+  const side1 = side(pools, inter, input, true, isInter, p);
+  const side2 = side(pools, inter, output, false, isInter, p);
   for (const m1 of side1) {
     if (p.expired()) return null;
     const first = pools.legs(input, m1);
@@ -73,6 +78,19 @@ export function enumerateCandidates(pools: RoutePools, inter: Intermediates, p: 
     }
   }
   return out;
+}
+
+/**
+ * 3-hop intermediates next to `end` (after the input when `fromEnd`, before the output otherwise), best priority
+ * first, at most `maxIntermediatesPerSide`: its neighbours when it has at most `neighbourScanLimit` pools, else the
+ * liquid mints (SOL, USDC, USDT, best-connected) that a usable pool connects to it (a hub is never scanned).
+ */
+function side(pools: RoutePools, inter: Intermediates, end: number, fromEnd: boolean, isInter: (m: number) => boolean, p: EnumerateParams): number[] {
+  const connected = (m: number): boolean => (fromEnd ? pools.legs(end, m) : pools.legs(m, end)).length > 0;
+  const mints = pools.degree(end) <= p.neighbourScanLimit
+    ? inter.order(pools.neighbours(end).filter(isInter))
+    : inter.liquidMints().filter((m) => isInter(m) && connected(m));
+  return mints.slice(0, p.maxIntermediatesPerSide);
 }
 
 /** f64 output of a candidate for `amountIn` (0 when a leg estimates nothing, NaN included). */

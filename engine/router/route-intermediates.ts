@@ -13,6 +13,8 @@ const ANCHOR_MINTS = [WSOL_MINT, USDC_MINT, USDT_MINT] as const;
 export class Intermediates {
   private anchors: number[] = [];
   private liquid = new Set<number>();
+  /** The liquid set in priority order. */
+  private liquidOrdered: number[] = [];
   private generation = -1;
   /** Priorities computed since the topology last moved. */
   private readonly ranks = new Map<number, number>();
@@ -39,6 +41,12 @@ export class Intermediates {
     if (!restricted) return true;
     this.refresh();
     return this.liquid.has(mint);
+  }
+
+  /** The liquid set (SOL, USDC, USDT, then the `liquidConnectors` best-connected mints), in priority order. */
+  liquidMints(): readonly number[] {
+    this.refresh();
+    return this.liquidOrdered;
   }
 
   /** `mints` sorted by {@link priority} (then id), in place; priorities are kept until the topology moves. */
@@ -68,6 +76,7 @@ export class Intermediates {
       if (pools > 0) ranked.push({ mint: m, pools });
     }
     ranked.sort((x, y) => y.pools - x.pools || x.mint - y.mint);
-    this.liquid = new Set([...this.anchors, ...ranked.slice(0, this.liquidConnectors).map((r) => r.mint)]);
+    this.liquidOrdered = [...this.anchors, ...ranked.slice(0, this.liquidConnectors).map((r) => r.mint)];
+    this.liquid = new Set(this.liquidOrdered);
   }
 }

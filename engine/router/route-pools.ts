@@ -90,6 +90,11 @@ export class RoutePools {
     return this.mintA[pool] === mint ? this.mintB[pool]! : this.mintA[pool]!;
   }
 
+  /** Number of pools (usable or not) that trade `mint`: what scanning its neighbours costs. */
+  degree(mint: number): number {
+    return this.src.topology.poolsOf(mint).length;
+  }
+
   /** Mints that usable pools connect to `mint` (each once). */
   neighbours(mint: number): number[] {
     const seen = new Set<number>();

@@ -75,6 +75,8 @@ test('property: on random graphs of every DEX, the search finds the brute-force 
     const rng = new SeededRandom(seed * 7919);
     const all = new RouteSearcher(u.src, { ...DEFAULT_ROUTE_LIMITS, confirmCount: 1_000_000 });
     const dflt = new RouteSearcher(u.src);
+    // Hub mode on every end: 3-hop sides from the liquid set (every mint of these small graphs) instead of a scan.
+    const hub = new RouteSearcher(u.src, { ...DEFAULT_ROUTE_LIMITS, confirmCount: 1_000_000, neighbourScanLimit: 0 });
     for (let k = 0; k < 3; k++) {
       const input = u.mints[rng.int(6)]!;
       let output = u.mints[rng.int(5)]!;
@@ -103,6 +105,9 @@ test('property: on random graphs of every DEX, the search finds the brute-force 
         const key = (r: { inAmount: bigint; outAmount: bigint }): bigint => (mode === 'ExactIn' ? r.outAmount : r.inAmount);
         const expected = brute.map(key).sort((x, y) => (x === y ? 0 : (mode === 'ExactIn' ? x < y : x > y) ? 1 : -1)).slice(0, 5);
         assert.deepEqual(res.routes.map(key), expected, ctx);
+        const viaHub = hub.search(req);
+        assert.ok(viaHub.ok, ctx);
+        assert.deepEqual(viaHub.routes.map(key), expected, `${ctx} (liquid-set sides)`);
         for (const r of res.routes) {
           assertChained(u, r, amount, mode);
           for (const h of r.hops) dexesSeen.add(h.dex);

@@ -63,6 +63,7 @@ export class RouteSearcher {
       restricted: req.restrictIntermediateTokens === true,
       maxCandidates: this.limits.maxCandidates,
       maxIntermediatesPerSide: this.limits.maxIntermediatesPerSide,
+      neighbourScanLimit: this.limits.neighbourScanLimit,
       expired,
     });
     if (cands === null) return TIMEOUT;

@@ -82,6 +82,8 @@ export interface RouteLimits {
   readonly maxPoolsPerPair: number;
   /** 3-hop: intermediates tried on each side (neighbours of input, of output), best-connected first. */
   readonly maxIntermediatesPerSide: number;
+  /** 3-hop: an end with more pools than this is not scanned for neighbours; its side uses the liquid set. */
+  readonly neighbourScanLimit: number;
   /** `restrictIntermediateTokens`: the liquid set is SOL, USDC, USDT and this many best-connected mints. */
   readonly liquidConnectors: number;
   /** A pool whose record is older than this (ms, against `nowMs`) is stale and never used. */
@@ -95,6 +97,7 @@ export const DEFAULT_ROUTE_LIMITS: RouteLimits = Object.freeze({
   maxCandidates: 2000,
   maxPoolsPerPair: 8,
   maxIntermediatesPerSide: 16,
+  neighbourScanLimit: 512,
   liquidConnectors: 8,
   maxPoolAgeMs: 300_000,
 });
