@@ -1,0 +1,131 @@
+/**
+ * The pools one route search may use, read in place from the slab: tradable (record status 0, tradable flag),
+ * of an allowed DEX with an adapter, and fresh. Usability is memoized for the length of one search only (an
+ * epoch-stamped array, no allocation per pool); pool mints, immutable once a pool is published, are kept across
+ * searches.
+ */
+import { FLAG_TRADABLE } from '../slab/layout.js';
+import type { PoolF64Snapshot } from '../slab/pool-snapshot.js';
+import type { PoolSideSource } from './pool-side.js';
+
+/** One usable pool as a leg from `from` to `to`. */
+export interface PoolLeg {
+  readonly pool: number;
+  readonly aToB: boolean;
+  /** Marginal rate of this direction (output atoms per input atom after fees). */
+  readonly marginal: number;
+}
+
+const NO_LEGS: readonly PoolLeg[] = Object.freeze([]);
+
+/** Grows `a` (filled with `fill`) to hold index `i`. */
+function ensure(a: Int32Array<ArrayBuffer>, i: number, fill: number): Int32Array<ArrayBuffer> {
+  if (i < a.length) return a;
+  const next = new Int32Array(Math.max(i + 1, a.length * 2, 1024)).fill(fill);
+  next.set(a);
+  return next;
+}
+
+/** Which pools a search may use and how they connect (call {@link reset} per request). */
+export class RoutePools {
+  /** Per pool: `epoch * 2 + usable` when checked during the current search. */
+  private stamps: Int32Array<ArrayBuffer> = new Int32Array(0);
+  private epoch = 0;
+  /** Per pool: mint ids of A and B (-1 until read; identity fields never change). */
+  private mintA: Int32Array<ArrayBuffer> = new Int32Array(0);
+  private mintB: Int32Array<ArrayBuffer> = new Int32Array(0);
+  /** from -> to -> legs, for the current search. */
+  private readonly pairs = new Map<number, Map<number, readonly PoolLeg[]>>();
+  private allowedDex: ReadonlySet<number> | null = null;
+  private view = 0;
+  private oldestMs = 0;
+
+  constructor(
+    private readonly src: PoolSideSource,
+    private readonly scratch: PoolF64Snapshot,
+    private readonly maxPoolsPerPair: number,
+  ) {}
+
+  /** Starts a search: slab view, DEX filter (null: every DEX), and the oldest acceptable update time. */
+  reset(view: number, allowedDex: ReadonlySet<number> | null, oldestMs: number): void {
+    this.epoch++;
+    if (this.epoch >= 0x3fffffff) {
+      this.epoch = 1;
+      this.stamps.fill(0);
+    }
+    this.pairs.clear();
+    this.view = view;
+    this.allowedDex = allowedDex;
+    this.oldestMs = oldestMs;
+  }
+
+  /** True when `pool` can trade in this search. */
+  isUsable(pool: number): boolean {
+    this.stamps = ensure(this.stamps, pool, 0);
+    const s = this.stamps[pool]!;
+    if (s >> 1 === this.epoch) return (s & 1) === 1;
+    const ok = this.check(pool);
+    this.stamps[pool] = this.epoch * 2 + (ok ? 1 : 0);
+    return ok;
+  }
+
+  private check(pool: number): boolean {
+    const s = this.scratch;
+    if (!this.src.slab.readF64(pool, this.view, s)) return false;
+    if (s.status !== 0 || (s.flags & FLAG_TRADABLE) === 0) return false;
+    if (!(s.updatedAtMs >= this.oldestMs)) return false;
+    if (this.allowedDex !== null && !this.allowedDex.has(s.dex)) return false;
+    return this.src.adapters[s.dex] !== undefined;
+  }
+
+  /** The mint of `pool` other than `mint`. */
+  private other(pool: number, mint: number): number {
+    this.mintA = ensure(this.mintA, pool, -1);
+    this.mintB = ensure(this.mintB, pool, -1);
+    if (this.mintA[pool] === -1) {
+      const m = this.src.slab.poolMints(pool);
+      this.mintA[pool] = m.mintA;
+      this.mintB[pool] = m.mintB;
+    }
+    return this.mintA[pool] === mint ? this.mintB[pool]! : this.mintA[pool]!;
+  }
+
+  /** Number of pools (usable or not) that trade `mint`: what scanning its neighbours costs. */
+  degree(mint: number): number {
+    return this.src.topology.poolsOf(mint).length;
+  }
+
+  /** Mints that usable pools connect to `mint` (each once). */
+  neighbours(mint: number): number[] {
+    const seen = new Set<number>();
+    for (const pool of this.src.topology.poolsOf(mint)) {
+      if (!this.isUsable(pool)) continue;
+      const other = this.other(pool, mint);
+      if (other !== mint) seen.add(other);
+    }
+    return [...seen];
+  }
+
+  /** Usable pools trading `from` into `to`, best marginal rate first, at most `maxPoolsPerPair`. */
+  legs(from: number, to: number): readonly PoolLeg[] {
+    const between = this.src.topology.poolsBetween(from, to);
+    if (between.length === 0) return NO_LEGS;
+    let inner = this.pairs.get(from);
+    if (inner === undefined) this.pairs.set(from, (inner = new Map()));
+    const known = inner.get(to);
+    if (known !== undefined) return known;
+    const out: PoolLeg[] = [];
+    for (const pool of between) {
+      if (!this.isUsable(pool)) continue;
+      const s = this.scratch;
+      this.src.slab.readF64(pool, this.view, s);
+      const aToB = s.mintA === from;
+      const rate = this.src.adapters[s.dex]!.marginalRate(s, aToB);
+      out.push({ pool, aToB, marginal: Number.isFinite(rate) && rate > 0 ? rate : 0 });
+    }
+    if (out.length > 1) out.sort((x, y) => y.marginal - x.marginal || x.pool - y.pool);
+    if (out.length > this.maxPoolsPerPair) out.length = this.maxPoolsPerPair;
+    inner.set(to, out);
+    return out;
+  }
+}
