@@ -2,11 +2,13 @@
  * The typed, versioned task protocol between the main thread and the quote workers. A worker refuses a task of
  * another version (a mixed deploy must fail loudly, not misread fields).
  */
+import type { SwapMode } from '../engine/adapters/types.js';
+import type { DexId } from '../engine/dex-ids.js';
 import type { FeedStatus } from '../engine/ingest/feed-status.js';
 import type { PriceEntry } from '../engine/router/price-types.js';
 
 /** Version of the task protocol; bump on any change of a task or result shape. */
-export const TASK_PROTOCOL_VERSION = 1;
+export const TASK_PROTOCOL_VERSION = 2;
 
 /** A token to price: the label shown and the canonical mint. */
 export interface PriceItem {
@@ -28,8 +30,60 @@ export interface PingTask {
   readonly kind: 'ping';
 }
 
+/**
+ * A route search (`engine/router/route-search.ts`): mints as base58 (the worker maps them to its mint table), the
+ * amount as a bigint (structured clone carries it), the deadline on the wall clock (each thread's `performance.now()`
+ * has its own origin).
+ */
+export interface RouteTask {
+  readonly v: typeof TASK_PROTOCOL_VERSION;
+  readonly kind: 'route';
+  readonly inputMint: string;
+  readonly outputMint: string;
+  readonly amount: bigint;
+  readonly mode: SwapMode;
+  readonly maxHops: number;
+  readonly onlyDirectRoutes: boolean;
+  readonly dexes: readonly DexId[];
+  readonly excludeDexes: readonly DexId[];
+  readonly restrictIntermediateTokens: boolean;
+  /** Epoch ms past which the search answers ROUTE_TIMEOUT. */
+  readonly deadlineEpochMs: number;
+}
+
 /** Every task. */
-export type QuoteTask = PricesTask | PingTask;
+export type QuoteTask = PricesTask | PingTask | RouteTask;
+
+/** One leg of a route as the worker answers it: slab ids turned into base58 addresses. */
+export interface RouteHopWire {
+  readonly dex: DexId;
+  readonly poolAddress: string;
+  readonly inputMint: string;
+  readonly outputMint: string;
+  readonly inAmount: bigint;
+  readonly outAmount: bigint;
+  readonly feeAmount: bigint;
+  readonly feeMint: string;
+  readonly feeBps: number;
+}
+
+/** One route as the worker answers it. */
+export interface RouteWire {
+  readonly hops: readonly RouteHopWire[];
+  readonly inAmount: bigint;
+  readonly outAmount: bigint;
+  readonly priceImpactBps: number;
+  readonly feeBps: number;
+  /** Age of the route's oldest pool record at the search (ms). */
+  readonly poolCacheAgeMs: number;
+  /** True when every pool of the route was read from a confirmed slot. */
+  readonly confirmed: boolean;
+}
+
+/** Result of a {@link RouteTask}: routes best first, or why none. `contextSlot`: the processed slot the slabs held. */
+export type RouteResult =
+  | { readonly v: typeof TASK_PROTOCOL_VERSION; readonly ok: true; readonly routes: readonly RouteWire[]; readonly contextSlot: bigint }
+  | { readonly v: typeof TASK_PROTOCOL_VERSION; readonly ok: false; readonly code: 'NO_ROUTE' | 'ROUTE_TIMEOUT'; readonly message: string; readonly contextSlot: bigint };
 
 /** Result of a {@link PricesTask}. */
 export interface PricesResult {

@@ -3,7 +3,7 @@
  */
 import { Piscina } from 'piscina';
 import type { PriceEntry } from '../engine/router/price-types.js';
-import { TASK_PROTOCOL_VERSION, type PingResult, type PriceItem, type PricesResult, type QuoteWorkerData } from './protocol.js';
+import { TASK_PROTOCOL_VERSION, type PingResult, type PriceItem, type PricesResult, type QuoteWorkerData, type RouteResult, type RouteTask } from './protocol.js';
 
 /** Options of the quote pool. */
 export interface QuotePoolOptions extends QuoteWorkerData {
@@ -33,6 +33,11 @@ export class QuotePool {
   async prices(items: readonly PriceItem[], optimistic: boolean): Promise<PriceEntry[]> {
     const r = (await this.pool.run({ v: TASK_PROTOCOL_VERSION, kind: 'prices', items, optimistic })) as PricesResult;
     return r.entries;
+  }
+
+  /** One route search in a worker (see {@link RouteTask}). */
+  async route(task: Omit<RouteTask, 'v' | 'kind'>): Promise<RouteResult> {
+    return (await this.pool.run({ v: TASK_PROTOCOL_VERSION, kind: 'route', ...task })) as RouteResult;
   }
 
   /** A no-op round trip. */
