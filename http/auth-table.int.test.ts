@@ -82,7 +82,8 @@ const TABLE: readonly Row[] = [
   R('GET', '/v1/venum/market-cap', 'none', false),
   R('GET', '/v1/venum/fdv', 'none', false),
   R('GET', '/v1/attestation/pubkey', 'none', false),
-  R('POST', '/v1/quote', 'key', false),
+  // Built: an authorised call with the table's `{}` body is refused as a malformed quote request.
+  R('POST', '/v1/quote', 'key', false, () => 400),
   R('POST', '/v1/swap/build', 'key', false),
   R('POST', '/v1/swap', 'key', false),
   R('POST', '/v1/send', 'key', false),

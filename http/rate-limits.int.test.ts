@@ -73,7 +73,7 @@ const BURSTS: readonly Burst[] = [
   { category: 'prices', tier: 'anonymous', method: 'GET', path: '/v1/price/SOL', okStatus: 200 },
   { category: 'prices', tier: 'free', method: 'GET', path: '/v1/prices?tokens=SOL,USDC', okStatus: 200 },
   { category: 'pools', tier: 'anonymous', method: 'GET', path: '/v1/pools/SOL', okStatus: 501 },
-  { category: 'quote', tier: 'free', method: 'POST', path: '/v1/quote', okStatus: 501 },
+  { category: 'quote', tier: 'free', method: 'GET', path: '/v1/quote?inputMint=SOL&outputMint=USDC&amount=1000000', okStatus: 200 },
   { category: 'quote-stream', tier: 'free', method: 'GET', path: '/v1/quote/stream', okStatus: 501 },
   { category: 'swap', tier: 'pro', method: 'POST', path: '/v1/swap/build', okStatus: 501 },
   { category: 'forensics', tier: 'starter', method: 'GET', path: `/v1/forensics/token/${WALLETS[1]}/asset`, okStatus: 501 },

@@ -2,6 +2,7 @@
  * Assembles the HTTP shell: the uWS app (native only), the route table behind the fixed pipeline, the SSE hub
  * and price fan-out, CORS, the 404 fallback, and a graceful close.
  */
+import type { QuoteService } from '../engine/services/quote-service.js';
 import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import type { PriceService } from '../engine/services/price-service-types.js';
 import { AnonymousCache } from './anon-cache.js';
@@ -50,6 +51,8 @@ export interface ServerOptions {
   readonly heartbeatMs?: number;
   /** The feed's freshness for /health (absent: health reports readiness only). */
   readonly health?: HealthDeps;
+  /** The quote service (absent: the quote routes answer 501). */
+  readonly quotes?: QuoteService;
   /** How long `close()` waits for in-flight requests before dropping connections; default 5000 ms. */
   readonly shutdownGraceMs?: number;
 }
@@ -91,6 +94,7 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
     fanout,
     points: opts.points,
     ...(opts.health ? { health: opts.health } : {}),
+    ...(opts.quotes ? { quotes: opts.quotes } : {}),
     ...(opts.anonCacheTtlMs === undefined ? {} : { anonCacheTtlMs: opts.anonCacheTtlMs }),
   });
   for (const r of routes) mountRoute(app, r, { stages, hub, tracker });

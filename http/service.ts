@@ -3,6 +3,10 @@
  * the shared slabs, the ingest worker (their only writer), the quote worker pool, the price service over the
  * slabs; the uWebSockets.js shell and the loopback admin API. Used by `main.ts` and by integration tests.
  */
+import { connectRedis } from '../engine/limits/redis-connection.js';
+import { MemoryQuoteStore } from '../engine/quotes/memory-quote-store.js';
+import { RedisQuoteStore } from '../engine/quotes/redis-quote-store.js';
+import { QuoteService } from '../engine/services/quote-service.js';
 import { ADAPTERS_BY_DEX_INDEX } from '../engine/adapters/by-dex-index.js';
 import { Catalog } from '../engine/catalog/catalog.js';
 import { loadCatalogTokens } from '../engine/catalog/load.js';
@@ -104,6 +108,10 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     batchThreshold: cfg.priceBatchThreshold,
     changeCount: changeCounter(changes.sab),
   });
+  // Quote ids live in Redis when there is one (any instance builds a quote another issued), else in this process.
+  const quoteRedis = cfg.redisUrl ? connectRedis(cfg.redisUrl, { keyPrefix: cfg.redisKeyPrefix, commandTimeoutMs: 1000 }) : null;
+  const quoteStore = quoteRedis ? new RedisQuoteStore(quoteRedis.redis) : new MemoryQuoteStore();
+  const quotes = new QuoteService({ route: (t) => quotePool.route(t), store: quoteStore, poolCount: () => priceService.poolCount() });
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((r) => (markReady = r));
   const ingest = startIngestWorker(
@@ -155,6 +163,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     slots: streamSlots(limiters.slots),
     observe,
     points: (id) => pointsView(store, id),
+    quotes,
     health: {
       feed: () => ingest.feed(),
       bounds: { maxSlotLag: cfg.healthMaxSlotLag, maxUpdateAgeMs: cfg.healthMaxUpdateAgeMs, maxChainAgeMs: cfg.healthMaxUpdateAgeMs },
@@ -200,6 +209,8 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
       await limiters.close();
       await ingest.stop();
       await quotePool.close();
+      await quoteStore.close();
+      await quoteRedis?.close();
       await store.close();
     },
   };

@@ -4,6 +4,7 @@
  */
 import type { SwapMode } from '../engine/adapters/types.js';
 import type { DexId } from '../engine/dex-ids.js';
+import type { RouteAnswer } from '../engine/router/route-wire.js';
 import type { FeedStatus } from '../engine/ingest/feed-status.js';
 import type { PriceEntry } from '../engine/router/price-types.js';
 
@@ -54,36 +55,8 @@ export interface RouteTask {
 /** Every task. */
 export type QuoteTask = PricesTask | PingTask | RouteTask;
 
-/** One leg of a route as the worker answers it: slab ids turned into base58 addresses. */
-export interface RouteHopWire {
-  readonly dex: DexId;
-  readonly poolAddress: string;
-  readonly inputMint: string;
-  readonly outputMint: string;
-  readonly inAmount: bigint;
-  readonly outAmount: bigint;
-  readonly feeAmount: bigint;
-  readonly feeMint: string;
-  readonly feeBps: number;
-}
-
-/** One route as the worker answers it. */
-export interface RouteWire {
-  readonly hops: readonly RouteHopWire[];
-  readonly inAmount: bigint;
-  readonly outAmount: bigint;
-  readonly priceImpactBps: number;
-  readonly feeBps: number;
-  /** Age of the route's oldest pool record at the search (ms). */
-  readonly poolCacheAgeMs: number;
-  /** True when every pool of the route was read from a confirmed slot. */
-  readonly confirmed: boolean;
-}
-
-/** Result of a {@link RouteTask}: routes best first, or why none. `contextSlot`: the processed slot the slabs held. */
-export type RouteResult =
-  | { readonly v: typeof TASK_PROTOCOL_VERSION; readonly ok: true; readonly routes: readonly RouteWire[]; readonly contextSlot: bigint }
-  | { readonly v: typeof TASK_PROTOCOL_VERSION; readonly ok: false; readonly code: 'NO_ROUTE' | 'ROUTE_TIMEOUT'; readonly message: string; readonly contextSlot: bigint };
+/** Result of a {@link RouteTask} (`engine/router/route-wire.ts`), stamped with the protocol version. */
+export type RouteResult = RouteAnswer & { readonly v: typeof TASK_PROTOCOL_VERSION };
 
 /** Result of a {@link PricesTask}. */
 export interface PricesResult {

@@ -14,7 +14,8 @@ import { MintTable } from '../engine/slab/mint-table.js';
 import { PoolSlab } from '../engine/slab/pool-slab.js';
 import { Topology } from '../engine/slab/topology.js';
 import bs58 from 'bs58';
-import { TASK_PROTOCOL_VERSION, type PingResult, type PricesResult, type QuoteTask, type QuoteWorkerData, type RouteResult, type RouteTask, type RouteWire } from './protocol.js';
+import { TASK_PROTOCOL_VERSION, type PingResult, type PricesResult, type QuoteTask, type QuoteWorkerData, type RouteResult, type RouteTask } from './protocol.js';
+import type { RouteWire } from '../engine/router/route-wire.js';
 
 const data = workerData as QuoteWorkerData;
 // attach() checks magic and layout version: a worker built for another layout refuses to read.

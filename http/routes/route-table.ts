@@ -2,6 +2,7 @@
  * The route table: every route the server mounts, in one place.
  */
 import type { PriceService } from '../../engine/services/price-service-types.js';
+import type { QuoteService } from '../../engine/services/quote-service.js';
 import type { PriceFanout } from '../price-fanout.js';
 import type { RouteDef } from '../route.js';
 import { healthRoute, type HealthDeps } from './health.js';
@@ -9,6 +10,7 @@ import { notBuiltRoutes } from './not-built.js';
 import { pointsRoute, type PointsReader } from './points.js';
 import { priceStreamRoute } from './price-stream.js';
 import { priceRoute, pricesRoute } from './prices.js';
+import { quoteRoutes } from './quote.js';
 
 /** What the routes need. */
 export interface RouteDeps {
@@ -20,6 +22,8 @@ export interface RouteDeps {
   readonly points: PointsReader;
   /** The feed's freshness for /health (absent: health reports readiness only). */
   readonly health?: HealthDeps;
+  /** The quote service (absent: the quote routes answer 501). */
+  readonly quotes?: QuoteService;
 }
 
 /** Builds the route table. */
@@ -31,6 +35,7 @@ export function buildRoutes(deps: RouteDeps): RouteDef[] {
     pricesRoute(deps.priceService, opts),
     priceStreamRoute(deps.priceService, deps.fanout),
     pointsRoute(deps.points),
-    ...notBuiltRoutes(),
+    ...(deps.quotes ? quoteRoutes(deps.priceService, deps.quotes) : []),
+    ...notBuiltRoutes().filter((r) => !(deps.quotes && r.name === 'quote')),
   ];
 }

@@ -1,0 +1,36 @@
+/**
+ * A route search's answer as it leaves the searching thread: pools and mints as base58, amounts as bigints, with
+ * the route's freshness. The quote worker produces it; the quote service shapes it into the API's quote.
+ */
+import type { DexId } from '../dex-ids.js';
+
+/** One leg of a route. */
+export interface RouteHopWire {
+  readonly dex: DexId;
+  readonly poolAddress: string;
+  readonly inputMint: string;
+  readonly outputMint: string;
+  readonly inAmount: bigint;
+  readonly outAmount: bigint;
+  readonly feeAmount: bigint;
+  readonly feeMint: string;
+  readonly feeBps: number;
+}
+
+/** One route. */
+export interface RouteWire {
+  readonly hops: readonly RouteHopWire[];
+  readonly inAmount: bigint;
+  readonly outAmount: bigint;
+  readonly priceImpactBps: number;
+  readonly feeBps: number;
+  /** Age of the route's oldest pool record at the search (ms). */
+  readonly poolCacheAgeMs: number;
+  /** True when every pool of the route was read from a confirmed slot. */
+  readonly confirmed: boolean;
+}
+
+/** Routes best first, or why none; `contextSlot` is the processed slot the slabs held at the search. */
+export type RouteAnswer =
+  | { readonly ok: true; readonly routes: readonly RouteWire[]; readonly contextSlot: bigint }
+  | { readonly ok: false; readonly code: 'NO_ROUTE' | 'ROUTE_TIMEOUT'; readonly message: string; readonly contextSlot: bigint };

@@ -1,0 +1,198 @@
+/**
+ * Quotes as the API gives them: one route search (in a quote worker, through the injected `route`), shaped into the
+ * spec's quote frame plus ARCHITECTURE.md's fields, and kept under a quote id for the build step. Every amount is
+ * what the exact path produced; nothing here computes an amount except the slippage bound.
+ */
+import type { SwapMode } from '../adapters/types.js';
+import { DEX_IDS, type DexId } from '../dex-ids.js';
+import { QUOTE_TTL_MS, newQuoteId, type QuoteStore } from '../quotes/quote-store.js';
+import type { RouteAnswer, RouteWire } from '../router/route-wire.js';
+
+/** Default time a quote's route search may take before ROUTE_TIMEOUT. */
+export const DEFAULT_QUOTE_TIMEOUT_MS = 2000;
+
+/** What a quote asks (mints as base58; the shell resolved symbols). */
+export interface QuoteInput {
+  readonly inputMint: string;
+  readonly outputMint: string;
+  readonly amount: bigint;
+  readonly swapMode: SwapMode;
+  readonly slippageBps: number;
+  readonly maxHops: number;
+  readonly onlyDirectRoutes: boolean;
+  /** DEX ids (the shell checked them against {@link QuoteService.dexIds}). */
+  readonly dexes: readonly string[];
+  readonly excludeDexes: readonly string[];
+  readonly restrictIntermediateTokens: boolean;
+}
+
+/** One route of the answer (amounts as decimal strings). */
+export interface QuoteRouteBody {
+  /** The first hop's DEX and pool. */
+  readonly dex: string;
+  readonly poolAddress: string;
+  readonly inAmount: string;
+  readonly outputAmount: string;
+  readonly priceImpactBps: number;
+  readonly feeBps: number;
+  readonly poolCacheAgeMs: number;
+  readonly confidence: 'confirmed' | 'optimistic';
+  readonly hops: readonly {
+    readonly dex: string;
+    readonly poolAddress: string;
+    readonly inputMint: string;
+    readonly outputMint: string;
+    readonly inAmount: string;
+    readonly outAmount: string;
+    readonly feeAmount: string;
+    readonly feeMint: string;
+    readonly feeBps: number;
+  }[];
+}
+
+/** The answer of `POST /v1/quote`. */
+export interface QuoteBody {
+  readonly routes: readonly QuoteRouteBody[];
+  readonly bestRoute: QuoteRouteBody;
+  readonly inputMint: string;
+  readonly outputMint: string;
+  readonly amount: string;
+  readonly slippageBps: number;
+  readonly poolsScanned: number;
+  readonly quoteId: string;
+  readonly expiresAt: number;
+  readonly swapMode: SwapMode;
+  readonly inAmount: string;
+  readonly outAmount: string;
+  /** ExactIn: the least output after slippage; ExactOut: the most input. */
+  readonly otherAmountThreshold: string;
+  readonly contextSlot: number;
+  readonly timeTakenMs: number;
+}
+
+/** A quote, or why none (the shell maps the code to the spec's status). */
+export type QuoteOutcome =
+  | { readonly ok: true; readonly body: QuoteBody }
+  | { readonly ok: false; readonly code: 'NO_ROUTE' | 'ROUTE_TIMEOUT' | 'EXCEEDED_SLIPPAGE'; readonly message: string };
+
+/** One route search as the service asks it. */
+export type RouteAsk = Omit<QuoteInput, 'dexes' | 'excludeDexes' | 'swapMode' | 'slippageBps'> & {
+  readonly mode: SwapMode;
+  readonly dexes: readonly DexId[];
+  readonly excludeDexes: readonly DexId[];
+  readonly deadlineEpochMs: number;
+};
+
+/** What the quote service needs. */
+export interface QuoteServiceDeps {
+  /** One route search with a wall-clock deadline (the quote worker pool's `route`). */
+  readonly route: (task: RouteAsk) => Promise<RouteAnswer>;
+  readonly store: QuoteStore;
+  /** Pools indexed (the answer's `poolsScanned`: the universe every search considers). */
+  readonly poolCount: () => number;
+  readonly now?: () => number;
+  readonly timeoutMs?: number;
+}
+
+function isDexId(d: string): d is DexId {
+  return (DEX_IDS as readonly string[]).includes(d);
+}
+
+/** ExactIn: floor(out x (1 - s)); ExactOut: ceil(in x (1 + s)). */
+export function slippageBound(mode: SwapMode, route: RouteWire, slippageBps: number): bigint {
+  const bps = BigInt(slippageBps);
+  if (mode === 'ExactIn') return (route.outAmount * (10_000n - bps)) / 10_000n;
+  return (route.inAmount * (10_000n + bps) + 9_999n) / 10_000n;
+}
+
+function routeBody(r: RouteWire): QuoteRouteBody {
+  const first = r.hops[0]!;
+  return {
+    dex: first.dex,
+    poolAddress: first.poolAddress,
+    inAmount: r.inAmount.toString(),
+    outputAmount: r.outAmount.toString(),
+    priceImpactBps: r.priceImpactBps,
+    feeBps: r.feeBps,
+    poolCacheAgeMs: r.poolCacheAgeMs,
+    confidence: r.confirmed ? 'confirmed' : 'optimistic',
+    hops: r.hops.map((h) => ({
+      dex: h.dex,
+      poolAddress: h.poolAddress,
+      inputMint: h.inputMint,
+      outputMint: h.outputMint,
+      inAmount: h.inAmount.toString(),
+      outAmount: h.outAmount.toString(),
+      feeAmount: h.feeAmount.toString(),
+      feeMint: h.feeMint,
+      feeBps: h.feeBps,
+    })),
+  };
+}
+
+/** The quote service. */
+export class QuoteService {
+  /** The DEX ids a request may name in `dexes` / `excludeDexes`. */
+  readonly dexIds: readonly string[] = DEX_IDS;
+  private readonly now: () => number;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly deps: QuoteServiceDeps) {
+    this.now = deps.now ?? Date.now;
+    this.timeoutMs = deps.timeoutMs ?? DEFAULT_QUOTE_TIMEOUT_MS;
+  }
+
+  /** Searches, shapes and stores one quote. */
+  async quote(input: QuoteInput): Promise<QuoteOutcome> {
+    const started = performance.now();
+    const issuedAt = this.now();
+    const answer = await this.deps.route({
+      inputMint: input.inputMint,
+      outputMint: input.outputMint,
+      amount: input.amount,
+      mode: input.swapMode,
+      maxHops: input.maxHops,
+      onlyDirectRoutes: input.onlyDirectRoutes,
+      dexes: input.dexes.filter(isDexId),
+      excludeDexes: input.excludeDexes.filter(isDexId),
+      restrictIntermediateTokens: input.restrictIntermediateTokens,
+      deadlineEpochMs: issuedAt + this.timeoutMs,
+    });
+    if (!answer.ok) return answer;
+    // The spec's EXCEEDED_SLIPPAGE: routes exist, but each moves the price by more than the caller tolerates.
+    const within = answer.routes.filter((r) => r.priceImpactBps <= input.slippageBps);
+    if (within.length === 0) {
+      const least = Math.min(...answer.routes.map((r) => r.priceImpactBps));
+      return { ok: false, code: 'EXCEEDED_SLIPPAGE', message: `the least price impact of ${answer.routes.length} route(s) is ${least} bps, above slippageBps ${input.slippageBps}` };
+    }
+    const best = within[0]!;
+    const routes = within.map(routeBody);
+    const quoteId = newQuoteId();
+    const expiresAt = issuedAt + QUOTE_TTL_MS;
+    const otherAmountThreshold = slippageBound(input.swapMode, best, input.slippageBps).toString();
+    const body: QuoteBody = {
+      routes,
+      bestRoute: routes[0]!,
+      inputMint: input.inputMint,
+      outputMint: input.outputMint,
+      amount: input.amount.toString(),
+      slippageBps: input.slippageBps,
+      poolsScanned: this.deps.poolCount(),
+      quoteId,
+      expiresAt,
+      swapMode: input.swapMode,
+      inAmount: best.inAmount.toString(),
+      outAmount: best.outAmount.toString(),
+      otherAmountThreshold,
+      contextSlot: Number(answer.contextSlot),
+      timeTakenMs: Math.round((performance.now() - started) * 1000) / 1000,
+    };
+    // What the build step replays: the best route with its legs, the mode, the slippage bound, the slot.
+    await this.deps.store.put({
+      quoteId,
+      expiresAtMs: expiresAt,
+      payload: JSON.stringify({ swapMode: input.swapMode, slippageBps: input.slippageBps, otherAmountThreshold, contextSlot: body.contextSlot, route: routes[0] }),
+    });
+    return { ok: true, body };
+  }
+}
