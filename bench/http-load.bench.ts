@@ -10,40 +10,19 @@
  * redis://127.0.0.1:6379). Run: node dist/bench/http-load.bench.js [seconds] [rounds] (rounds > 1 adds interleaved
  * rounds of the bare route and the limiter rows, with medians).
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { startLocalnet } from '../fixtures/localnet/start-localnet.js';
 import { loadConfig } from '../http/config.js';
 import { startService } from '../http/service.js';
 import { startBareServer } from './http-bare.js';
+import { runWrk, type WrkResult } from './wrk.js';
 
 const seconds = Number(process.argv[2] ?? 5);
 
-interface WrkResult {
-  rps: number;
-  p50Ms: number;
-  p99Ms: number;
-}
-
-function toMs(v: string): number {
-  const m = /([\d.]+)(us|ms|s)/.exec(v);
-  if (!m) return NaN;
-  const n = Number(m[1]);
-  return m[2] === 'us' ? n / 1000 : m[2] === 's' ? n * 1000 : n;
-}
-
 /** Runs wrk without blocking this process: the servers under test live here. */
-async function wrk(url: string, headers: string[] = []): Promise<WrkResult> {
-  const args = ['-t1', '-c32', `-d${seconds}s`, '--latency', ...headers.flatMap((h) => ['-H', h]), url];
-  const { stdout: out } = await promisify(execFile)('wrk', args, { encoding: 'utf8' });
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
-  const p50 = /\s50%\s+(\S+)/.exec(out)?.[1] ?? '';
-  const p99 = /\s99%\s+(\S+)/.exec(out)?.[1] ?? '';
-  return { rps, p50Ms: toMs(p50), p99Ms: toMs(p99) };
-}
+const wrk = (url: string, headers: string[] = []): Promise<WrkResult> => runWrk(url, seconds, headers);
 
 const net = await startLocalnet({ rpcPort: 0, grpcPort: 0, tps: 5 });
 const env = (redis: 'chunked' | 'per-call' | false): NodeJS.ProcessEnv => ({

@@ -1,0 +1,88 @@
+/**
+ * Loopback load with wrk on GET /v1/quote (the same request as POST /v1/quote, in the query so wrk needs no script):
+ * the full service over the localnet (simulator paused: the routes do not move while measured), with 1 and with 2
+ * quote workers (`QUOTE_THREADS`), beside a bare uWebSockets.js route in the same process and the same run. An
+ * internal key (no rate limiter): the rows measure the quote path. Interleaved rounds, medians, each ratio against
+ * the bare route of its own round.
+ * Needs wrk. Run: node dist/bench/quote-load.bench.js [seconds] [rounds]
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLocalnet } from '../fixtures/localnet/start-localnet.js';
+import { loadConfig } from '../http/config.js';
+import { startService } from '../http/service.js';
+import { startBareServer } from './http-bare.js';
+import { runWrk, type WrkResult } from './wrk.js';
+
+const seconds = Number(process.argv[2] ?? 5);
+const rounds = Number(process.argv[3] ?? 3);
+
+const net = await startLocalnet({ rpcPort: 0, grpcPort: 0, tps: 0 });
+const start = async (threads: number): Promise<{ base: string; key: string; close: () => Promise<void> }> => {
+  const svc = await startService(
+    loadConfig({
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ADMIN_PORT: '0',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-quote-')),
+      RPC_URL: net.rpcUrl,
+      GEYSER_ENDPOINT: net.grpcUrl,
+      LOG_LEVEL: 'warn',
+      QUOTE_THREADS: String(threads),
+    }),
+  );
+  await svc.ready;
+  return { base: `http://127.0.0.1:${svc.port}`, key: `x-api-key: ${(await svc.keys.create({ tier: 'internal' })).key}`, close: () => svc.close() };
+};
+const one = await start(1);
+const two = await start(2);
+const bare = await startBareServer(0);
+const bareUrl = `http://127.0.0.1:${bare.port}/bare`;
+
+// SOL -> USDC has direct pools; WIF trades only against SOL here, so WIF -> USDC is a 2-hop route.
+const REQUESTS = [
+  { label: 'direct SOL -> USDC', query: 'inputMint=SOL&outputMint=USDC&amount=1000000000' },
+  { label: '2-hop WIF -> USDC', query: 'inputMint=WIF&outputMint=USDC&amount=1000000000' },
+];
+const ROWS = REQUESTS.flatMap((r) =>
+  [
+    { svc: one, workers: 1 },
+    { svc: two, workers: 2 },
+  ].map((s) => ({ name: `GET /v1/quote ${r.label}, ${s.workers} worker${s.workers > 1 ? 's' : ''}`, url: `${s.svc.base}/v1/quote?${r.query}`, headers: [s.svc.key] })),
+);
+
+// Every row must answer 200 before it is timed (a 4xx is fast and would flatter the row).
+for (const row of ROWS) {
+  const res = await fetch(row.url, { headers: { 'x-api-key': row.headers[0]!.slice('x-api-key: '.length) } });
+  if (res.status !== 200) throw new Error(`${row.name}: ${res.status} ${await res.text()}`);
+  await res.arrayBuffer();
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const results = new Map<string, { r: WrkResult; ratio: number }[]>();
+const bares: WrkResult[] = [];
+for (let i = 0; i < rounds; i++) {
+  const b = await runWrk(bareUrl, seconds);
+  bares.push(b);
+  for (const row of ROWS) {
+    const r = await runWrk(row.url, seconds, row.headers);
+    results.set(row.name, [...(results.get(row.name) ?? []), { r, ratio: r.rps / b.rps }]);
+  }
+}
+
+console.log(`\n| route | req/s | p50 ms | p99 ms | vs bare | vs bare, each round |`);
+console.log('|---|---:|---:|---:|---:|---|');
+console.log(`| bare uWS route (baseline) | ${Math.round(median(bares.map((b) => b.rps)))} | ${median(bares.map((b) => b.p50Ms))} | ${median(bares.map((b) => b.p99Ms))} | 1.00 | |`);
+for (const row of ROWS) {
+  const rs = results.get(row.name)!;
+  const ratios = rs.map((x) => x.ratio.toFixed(2)).join(' ');
+  console.log(`| ${row.name} | ${Math.round(median(rs.map((x) => x.r.rps)))} | ${median(rs.map((x) => x.r.p50Ms))} | ${median(rs.map((x) => x.r.p99Ms))} | ${median(rs.map((x) => x.ratio)).toFixed(2)} | ${ratios} |`);
+}
+
+await one.close();
+await two.close();
+bare.close();
+await net.stop();
+process.exit(0);
