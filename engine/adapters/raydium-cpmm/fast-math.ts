@@ -44,23 +44,33 @@ function okSwap(
 }
 
 /**
+ * Reads `amount` into {@link PAIR} and tells whether the pair path applies: false for a negative amount (it reads as
+ * amount + 2^64; only one with its top bit set is checked), a zero amount, an empty reserve, or a rate at or past 1e6.
+ * Both directions and both modes start here; those cases are the bigint path's.
+ */
+function amountApplies(v: CpmmQuoteView, amount: bigint): boolean {
+  readU64(amount);
+  if (PAIR.hi >= 2_147_483_648 && amount < 0n) return false;
+  if (PAIR.hi === 0 && PAIR.lo === 0) return false;
+  if ((v.r0Hi === 0 && v.r0Lo === 0) || (v.r1Hi === 0 && v.r1Lo === 0)) return false;
+  return v.t < DEN && v.c < DEN;
+}
+
+/**
  * `swapBaseInput` of `amount` (at most u64::MAX, checked by the caller) from the view's token 0 (`aToB`) or token 1: rates of
  * at most 1e6 (the view's), and the input vault must take the amount without passing u64. Null where it does not
  * apply (see the file header).
  */
 export function swapInPair(v: CpmmQuoteView, aToB: boolean, amount: bigint): CpmmSwap | null {
-  readU64(amount);
+  if (!amountApplies(v, amount)) return null;
   const aHi = PAIR.hi;
   const aLo = PAIR.lo;
-  // A negative amount reads as amount + 2^64: only an amount with its top bit set is checked for it.
-  if (aHi >= 2_147_483_648 && amount < 0n) return null;
   const riHi = aToB ? v.r0Hi : v.r1Hi;
   const riLo = aToB ? v.r0Lo : v.r1Lo;
   const roHi = aToB ? v.r1Hi : v.r0Hi;
   const roLo = aToB ? v.r1Lo : v.r0Lo;
   const onInput = aToB ? v.onInput01 : v.onInput10;
   const { t, c } = v;
-  if ((aHi === 0 && aLo === 0) || (riHi === 0 && riLo === 0) || (roHi === 0 && roLo === 0) || t >= DEN || c >= DEN) return null;
   // The user's transfer into the input vault (the token program's Overflow past u64): left to the bigint path.
   let lo = (aToB ? v.v0Lo : v.v1Lo) + aLo;
   let k = Math.floor(lo * INV32);
@@ -146,18 +156,15 @@ export function swapInPair(v: CpmmQuoteView, aToB: boolean, amount: bigint): Cpm
 
 /** `swapBaseOutput` of `amount` (at most u64::MAX, checked by the caller); the rest as {@link swapInPair}. */
 export function swapOutPair(v: CpmmQuoteView, aToB: boolean, amount: bigint): CpmmSwap | null {
-  readU64(amount);
+  if (!amountApplies(v, amount)) return null;
   const oHi = PAIR.hi;
   const oLo = PAIR.lo;
-  // A negative amount reads as amount + 2^64: only an amount with its top bit set is checked for it.
-  if (oHi >= 2_147_483_648 && amount < 0n) return null;
   const riHi = aToB ? v.r0Hi : v.r1Hi;
   const riLo = aToB ? v.r0Lo : v.r1Lo;
   const roHi = aToB ? v.r1Hi : v.r0Hi;
   const roLo = aToB ? v.r1Lo : v.r0Lo;
   const onInput = aToB ? v.onInput01 : v.onInput10;
   const { t, c } = v;
-  if ((oHi === 0 && oLo === 0) || (riHi === 0 && riLo === 0) || (roHi === 0 && roLo === 0) || t >= DEN || c >= DEN) return null;
   let aoHi = oHi;
   let aoLo = oLo;
   let crHi = 0;
