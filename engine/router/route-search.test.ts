@@ -250,3 +250,33 @@ test('feeBps is the route total fee; priceImpactBps is the shortfall against the
   assert.ok(Math.abs(route.priceImpactBps - expected) < 0.05, `${route.priceImpactBps} vs ${expected}`);
   assert.ok(route.priceImpactBps > 150 && route.priceImpactBps < 250);
 });
+
+test('between two hubs (both ends above neighbourScanLimit), 2-hop intermediates come from the liquid set only', () => {
+  const rng = new SeededRandom(41);
+  const u = emptyUniverse(rng, 8);
+  const [sol, usdc, usdt, a, b, c, tail, other] = u.mints as [number, number, number, number, number, number, number, number];
+  const deep = 10n ** 14n;
+  // SOL and USDC each trade with a, b, c (3 pools each): hubs under neighbourScanLimit 2.
+  for (const m of [a, b, c]) {
+    addPool(u, rng, 'raydium-cpmm', cpmm(deep, deep), sol, m);
+    addPool(u, rng, 'raydium-cpmm', cpmm(deep, deep), m, usdc);
+  }
+  // USDT is liquid (an anchor); `tail` is a long-tail mint with one pool to each hub.
+  const viaUsdt = [addPool(u, rng, 'raydium-cpmm', cpmm(deep, deep), sol, usdt), addPool(u, rng, 'raydium-cpmm', cpmm(deep, deep), usdt, usdc)];
+  addPool(u, rng, 'raydium-cpmm', cpmm(deep * 10n, deep * 10n), sol, tail);
+  addPool(u, rng, 'raydium-cpmm', cpmm(deep * 10n, deep * 10n), tail, usdc);
+  addPool(u, rng, 'raydium-cpmm', cpmm(deep, deep), other, a);
+  const req = { inputMint: sol, outputMint: usdc, amount: 10n ** 9n, mode: 'ExactIn' as const, maxHops: 2, nowMs: UNIVERSE_NOW_MS };
+  const mids = (s: RouteSearcher): number[] => {
+    const r = s.search({ ...req, confirmCount: 50, maxRoutes: 50 });
+    assert.ok(r.ok);
+    return r.routes.map((x) => x.hops[0]!.outputMint).sort((x, y) => x - y);
+  };
+  // Scanned (limit above the degrees): every shared neighbour, the deep long-tail route first.
+  const scanned = new RouteSearcher(u.src, { ...DEFAULT_ROUTE_LIMITS, neighbourScanLimit: 100 });
+  assert.deepEqual(mids(scanned), [usdt, a, b, c, tail].sort((x, y) => x - y));
+  // Hubs (limit below both degrees): the liquid set (anchors, then the best-connected: a has 3 pools) without `tail`.
+  const hubs = new RouteSearcher(u.src, { ...DEFAULT_ROUTE_LIMITS, neighbourScanLimit: 2, liquidConnectors: 1 });
+  assert.deepEqual(mids(hubs), [usdt, a].sort((x, y) => x - y));
+  assert.ok(mids(hubs).includes(viaUsdt[0]!.mintB));
+});

@@ -47,10 +47,13 @@ export interface Universe {
   readonly mints: number[];
 }
 
-/** An empty universe with `mintCount` mints (the first three SOL, USDC, USDT when `anchors`). */
-export function emptyUniverse(rng: SeededRandom, mintCount: number, anchors = true): Universe {
-  const slab = PoolSlab.create(16, 4096);
-  const table = MintTable.create(16, 1024);
+/**
+ * An empty universe with `mintCount` mints (the first three SOL, USDC, USDT when `anchors`), room for up to
+ * `maxPools` pools.
+ */
+export function emptyUniverse(rng: SeededRandom, mintCount: number, anchors = true, maxPools = 4096): Universe {
+  const slab = PoolSlab.create(16, maxPools);
+  const table = MintTable.create(16, Math.max(1024, mintCount));
   const mints: number[] = [];
   const named = anchors ? [WSOL_MINT, USDC_MINT, USDT_MINT] : [];
   for (let i = 0; i < mintCount; i++) mints.push(i < named.length ? table.add(named[i]!, i === 0 ? 9 : 6) : table.add(randomKey(rng), 6));
