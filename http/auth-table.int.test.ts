@@ -81,7 +81,7 @@ const TABLE: readonly Row[] = [
   R('GET', '/v1/venum/max-supply', 'none', false),
   R('GET', '/v1/venum/market-cap', 'none', false),
   R('GET', '/v1/venum/fdv', 'none', false),
-  R('GET', '/v1/attestation/pubkey', 'none', false),
+  R('GET', '/v1/attestation/pubkey', 'none', false, () => 200),
   // Built: an authorised call with the table's `{}` body is refused as a malformed quote request.
   R('POST', '/v1/quote', 'key', false, () => 400),
   R('POST', '/v1/swap/build', 'key', false),

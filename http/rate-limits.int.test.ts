@@ -89,7 +89,7 @@ const BURSTS: readonly Burst[] = [
   { category: 'send', tier: 'starter', method: 'POST', path: '/v1/send', okStatus: 501 },
   { category: 'webhooks', tier: 'free', method: 'POST', path: '/v1/webhooks', okStatus: 501 },
   { category: 'supply', tier: 'anonymous', method: 'GET', path: '/v1/venum/fdv', okStatus: 501 },
-  { category: 'attestation', tier: 'anonymous', method: 'GET', path: '/v1/attestation/pubkey', okStatus: 501 },
+  { category: 'attestation', tier: 'anonymous', method: 'GET', path: '/v1/attestation/pubkey', okStatus: 200 },
   { category: 'balances', tier: 'free', method: 'GET', path: '/v1/balances', okStatus: 501 },
 ];
 

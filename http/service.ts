@@ -7,6 +7,7 @@ import { connectRedis } from '../engine/limits/redis-connection.js';
 import { MemoryQuoteStore } from '../engine/quotes/memory-quote-store.js';
 import { RedisQuoteStore } from '../engine/quotes/redis-quote-store.js';
 import { QuoteService } from '../engine/services/quote-service.js';
+import { openAttestation } from '../engine/services/attestation-service.js';
 import { ADAPTERS_BY_DEX_INDEX } from '../engine/adapters/by-dex-index.js';
 import { Catalog } from '../engine/catalog/catalog.js';
 import { loadCatalogTokens } from '../engine/catalog/load.js';
@@ -150,6 +151,8 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
       onExit: (code) => log.warn('ingest worker exited', { code }),
     },
   );
+  const attestation = openAttestation(cfg.dataDir);
+  log.info('attestation key', { publicKey: attestation.publicKey.publicKey, source: attestation.source });
   const server = await createServer({
     priceService,
     port: cfg.port,
@@ -164,6 +167,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     observe,
     points: (id) => pointsView(store, id),
     quotes,
+    attestation,
     health: {
       feed: () => ingest.feed(),
       bounds: { maxSlotLag: cfg.healthMaxSlotLag, maxUpdateAgeMs: cfg.healthMaxUpdateAgeMs, maxChainAgeMs: cfg.healthMaxUpdateAgeMs },

@@ -2,9 +2,11 @@
  * The route table: every route the server mounts, in one place.
  */
 import type { PriceService } from '../../engine/services/price-service-types.js';
+import type { AttestationService } from '../../engine/services/attestation-service.js';
 import type { QuoteService } from '../../engine/services/quote-service.js';
 import type { PriceFanout } from '../price-fanout.js';
 import type { RouteDef } from '../route.js';
+import { attestationKeyRoute } from './attestation.js';
 import { healthRoute, type HealthDeps } from './health.js';
 import { notBuiltRoutes } from './not-built.js';
 import { pointsRoute, type PointsReader } from './points.js';
@@ -24,18 +26,23 @@ export interface RouteDeps {
   readonly health?: HealthDeps;
   /** The quote service (absent: the quote routes answer 501). */
   readonly quotes?: QuoteService;
+  /** The attestation signer (absent: the attestation key route answers 501). */
+  readonly attestation?: AttestationService;
 }
 
 /** Builds the route table. */
 export function buildRoutes(deps: RouteDeps): RouteDef[] {
   const opts = deps.anonCacheTtlMs === undefined ? {} : { anonCacheTtlMs: deps.anonCacheTtlMs };
-  return [
+  const built = [
     healthRoute(deps.priceService, deps.health),
     priceRoute(deps.priceService, opts),
     pricesRoute(deps.priceService, opts),
     priceStreamRoute(deps.priceService, deps.fanout),
     pointsRoute(deps.points),
     ...(deps.quotes ? quoteRoutes(deps.priceService, deps.quotes) : []),
-    ...notBuiltRoutes().filter((r) => !(deps.quotes && r.name === 'quote')),
+    ...(deps.attestation ? [attestationKeyRoute(deps.attestation)] : []),
   ];
+  // Why by name: a route built above replaces its 501 placeholder.
+  const names = new Set(built.map((r) => r.name));
+  return [...built, ...notBuiltRoutes().filter((r) => !names.has(r.name))];
 }
