@@ -80,7 +80,7 @@ const BURSTS: readonly Burst[] = [
   { category: 'portfolio', tier: 'free', method: 'GET', path: `/v1/portfolio/pnl?wallets=${WALLETS.join(',')}`, cost: 2, okStatus: 501 },
   { category: 'portfolio', tier: 'growth', method: 'GET', path: `/v1/portfolio/value/${WALLETS[0]}`, okStatus: 501 },
   { category: 'points', tier: 'free', method: 'GET', path: '/v1/points/me', okStatus: 200 },
-  { category: 'tx', tier: 'free', method: 'GET', path: `/v1/tx/${'5'.repeat(87)}`, okStatus: 501 },
+  { category: 'tx', tier: 'free', method: 'GET', path: `/v1/tx/${'5'.repeat(87)}`, okStatus: 200 },
   { category: 'search', tier: 'anonymous', method: 'GET', path: '/v1/search?q=SOL', okStatus: 501 },
   { category: 'tokens', tier: 'anonymous', method: 'GET', path: '/v1/tokens', okStatus: 501 },
   { category: 'logo', tier: 'anonymous', method: 'GET', path: `/v1/tokens/${WALLETS[1]}/logo`, okStatus: 501 },

@@ -4,6 +4,7 @@
  */
 import type { QuoteService } from '../engine/services/quote-service.js';
 import type { AttestationService } from '../engine/services/attestation-service.js';
+import type { TxStatusService } from '../engine/services/tx-status-service.js';
 import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import type { PriceService } from '../engine/services/price-service-types.js';
 import { AnonymousCache } from './anon-cache.js';
@@ -56,6 +57,8 @@ export interface ServerOptions {
   readonly quotes?: QuoteService;
   /** The attestation signer (absent: the attestation key route answers 501). */
   readonly attestation?: AttestationService;
+  /** Transaction status over the node (absent: the route answers 501). */
+  readonly txStatus?: TxStatusService;
   /** How long `close()` waits for in-flight requests before dropping connections; default 5000 ms. */
   readonly shutdownGraceMs?: number;
 }
@@ -99,6 +102,7 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
     ...(opts.health ? { health: opts.health } : {}),
     ...(opts.quotes ? { quotes: opts.quotes } : {}),
     ...(opts.attestation ? { attestation: opts.attestation } : {}),
+    ...(opts.txStatus ? { txStatus: opts.txStatus } : {}),
     ...(opts.anonCacheTtlMs === undefined ? {} : { anonCacheTtlMs: opts.anonCacheTtlMs }),
   });
   for (const r of routes) mountRoute(app, r, { stages, hub, tracker });

@@ -8,6 +8,8 @@ import { MemoryQuoteStore } from '../engine/quotes/memory-quote-store.js';
 import { RedisQuoteStore } from '../engine/quotes/redis-quote-store.js';
 import { QuoteService } from '../engine/services/quote-service.js';
 import { openAttestation } from '../engine/services/attestation-service.js';
+import { TxStatusService } from '../engine/services/tx-status-service.js';
+import { RpcClient } from '../engine/chain/rpc-client.js';
 import { ADAPTERS_BY_DEX_INDEX } from '../engine/adapters/by-dex-index.js';
 import { Catalog } from '../engine/catalog/catalog.js';
 import { loadCatalogTokens } from '../engine/catalog/load.js';
@@ -168,6 +170,8 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     points: (id) => pointsView(store, id),
     quotes,
     attestation,
+    // Why one retry and 5 s: a status check answers a waiting client; a slow node is reported as `error`, not waited on.
+    txStatus: new TxStatusService(new RpcClient(cfg.rpcUrl, { retries: 1, timeoutMs: 5000 })),
     health: {
       feed: () => ingest.feed(),
       bounds: { maxSlotLag: cfg.healthMaxSlotLag, maxUpdateAgeMs: cfg.healthMaxUpdateAgeMs, maxChainAgeMs: cfg.healthMaxUpdateAgeMs },

@@ -4,6 +4,7 @@
 import type { PriceService } from '../../engine/services/price-service-types.js';
 import type { AttestationService } from '../../engine/services/attestation-service.js';
 import type { QuoteService } from '../../engine/services/quote-service.js';
+import type { TxStatusService } from '../../engine/services/tx-status-service.js';
 import type { PriceFanout } from '../price-fanout.js';
 import type { RouteDef } from '../route.js';
 import { attestationKeyRoute } from './attestation.js';
@@ -13,6 +14,7 @@ import { pointsRoute, type PointsReader } from './points.js';
 import { priceStreamRoute } from './price-stream.js';
 import { priceRoute, pricesRoute } from './prices.js';
 import { quoteRoutes } from './quote.js';
+import { txStatusRoute } from './tx-status.js';
 
 /** What the routes need. */
 export interface RouteDeps {
@@ -28,6 +30,8 @@ export interface RouteDeps {
   readonly quotes?: QuoteService;
   /** The attestation signer (absent: the attestation key route answers 501). */
   readonly attestation?: AttestationService;
+  /** Transaction status over the node (absent: the route answers 501). */
+  readonly txStatus?: TxStatusService;
 }
 
 /** Builds the route table. */
@@ -41,6 +45,7 @@ export function buildRoutes(deps: RouteDeps): RouteDef[] {
     pointsRoute(deps.points),
     ...(deps.quotes ? quoteRoutes(deps.priceService, deps.quotes) : []),
     ...(deps.attestation ? [attestationKeyRoute(deps.attestation)] : []),
+    ...(deps.txStatus ? [txStatusRoute(deps.txStatus)] : []),
   ];
   // Why by name: a route built above replaces its 501 placeholder.
   const names = new Set(built.map((r) => r.name));
