@@ -5,6 +5,7 @@
 import type { QuoteService } from '../engine/services/quote-service.js';
 import type { AttestationService } from '../engine/services/attestation-service.js';
 import type { TxStatusService } from '../engine/services/tx-status-service.js';
+import type { SendService } from '../engine/services/send-service.js';
 import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import type { PriceService } from '../engine/services/price-service-types.js';
 import { AnonymousCache } from './anon-cache.js';
@@ -59,6 +60,8 @@ export interface ServerOptions {
   readonly attestation?: AttestationService;
   /** Transaction status over the node (absent: the route answers 501). */
   readonly txStatus?: TxStatusService;
+  /** Sending signed transactions over the node (absent: the route answers 501). */
+  readonly send?: SendService;
   /** How long `close()` waits for in-flight requests before dropping connections; default 5000 ms. */
   readonly shutdownGraceMs?: number;
 }
@@ -103,6 +106,7 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
     ...(opts.quotes ? { quotes: opts.quotes } : {}),
     ...(opts.attestation ? { attestation: opts.attestation } : {}),
     ...(opts.txStatus ? { txStatus: opts.txStatus } : {}),
+    ...(opts.send ? { send: opts.send } : {}),
     ...(opts.anonCacheTtlMs === undefined ? {} : { anonCacheTtlMs: opts.anonCacheTtlMs }),
   });
   for (const r of routes) mountRoute(app, r, { stages, hub, tracker });

@@ -9,6 +9,8 @@ import { RedisQuoteStore } from '../engine/quotes/redis-quote-store.js';
 import { QuoteService } from '../engine/services/quote-service.js';
 import { openAttestation } from '../engine/services/attestation-service.js';
 import { TxStatusService } from '../engine/services/tx-status-service.js';
+import { SendService } from '../engine/services/send-service.js';
+import { Rebroadcaster } from '../engine/tx/rebroadcaster.js';
 import { RpcClient } from '../engine/chain/rpc-client.js';
 import { ADAPTERS_BY_DEX_INDEX } from '../engine/adapters/by-dex-index.js';
 import { Catalog } from '../engine/catalog/catalog.js';
@@ -154,6 +156,9 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     },
   );
   const attestation = openAttestation(cfg.dataDir);
+  // Why no retries on send: a send that timed out may have reached the node; the caller decides (SUBMISSION_FAILED).
+  const sendRpc = new RpcClient(cfg.rpcUrl, { retries: 0, timeoutMs: 5000 });
+  const rebroadcaster = new Rebroadcaster(sendRpc);
   log.info('attestation key', { publicKey: attestation.publicKey.publicKey, source: attestation.source });
   const server = await createServer({
     priceService,
@@ -172,6 +177,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     attestation,
     // Why one retry and 5 s: a status check answers a waiting client; a slow node is reported as `error`, not waited on.
     txStatus: new TxStatusService(new RpcClient(cfg.rpcUrl, { retries: 1, timeoutMs: 5000 })),
+    send: new SendService(sendRpc, rebroadcaster),
     health: {
       feed: () => ingest.feed(),
       bounds: { maxSlotLag: cfg.healthMaxSlotLag, maxUpdateAgeMs: cfg.healthMaxUpdateAgeMs, maxChainAgeMs: cfg.healthMaxUpdateAgeMs },
@@ -208,6 +214,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     },
     async close(): Promise<void> {
       await server.close();
+      rebroadcaster.close();
       admin.close();
       clearAdminEndpoint(cfg.dataDir, process.pid);
       // Why this order: the last usage counts reach the store before it closes (nothing accepted is lost).

@@ -64,8 +64,9 @@ export class RpcClient {
           lastError = new EngineError('RPC_HTTP', `RPC ${method} answered HTTP ${res.status}`, { status: res.status });
           continue;
         }
-        const body = (await res.json()) as { result?: T; error?: { code: number; message: string } };
-        if (body.error) throw new EngineError('RPC_ERROR', `RPC ${method}: ${body.error.message}`, { code: body.error.code });
+        const body = (await res.json()) as { result?: T; error?: { code: number; message: string; data?: unknown } };
+        // Why data: the node's structured reason (a preflight's `err`, e.g. AlreadyProcessed) is matched, never the text.
+        if (body.error) throw new EngineError('RPC_ERROR', `RPC ${method}: ${body.error.message}`, { code: body.error.code, data: body.error.data });
         return body.result as T;
       } catch (e) {
         if ((e as { code?: string }).code === 'RPC_ERROR') throw e;

@@ -5,6 +5,7 @@ import type { PriceService } from '../../engine/services/price-service-types.js'
 import type { AttestationService } from '../../engine/services/attestation-service.js';
 import type { QuoteService } from '../../engine/services/quote-service.js';
 import type { TxStatusService } from '../../engine/services/tx-status-service.js';
+import type { SendService } from '../../engine/services/send-service.js';
 import type { PriceFanout } from '../price-fanout.js';
 import type { RouteDef } from '../route.js';
 import { attestationKeyRoute } from './attestation.js';
@@ -15,6 +16,7 @@ import { priceStreamRoute } from './price-stream.js';
 import { priceRoute, pricesRoute } from './prices.js';
 import { quoteRoutes } from './quote.js';
 import { txStatusRoute } from './tx-status.js';
+import { sendRoute } from './send.js';
 
 /** What the routes need. */
 export interface RouteDeps {
@@ -32,6 +34,8 @@ export interface RouteDeps {
   readonly attestation?: AttestationService;
   /** Transaction status over the node (absent: the route answers 501). */
   readonly txStatus?: TxStatusService;
+  /** Sending signed transactions over the node (absent: the route answers 501). */
+  readonly send?: SendService;
 }
 
 /** Builds the route table. */
@@ -46,6 +50,7 @@ export function buildRoutes(deps: RouteDeps): RouteDef[] {
     ...(deps.quotes ? quoteRoutes(deps.priceService, deps.quotes) : []),
     ...(deps.attestation ? [attestationKeyRoute(deps.attestation)] : []),
     ...(deps.txStatus ? [txStatusRoute(deps.txStatus)] : []),
+    ...(deps.send ? [sendRoute(deps.send)] : []),
   ];
   // Why by name: a route built above replaces its 501 placeholder.
   const names = new Set(built.map((r) => r.name));
