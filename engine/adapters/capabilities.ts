@@ -21,7 +21,7 @@ export interface AdapterCapabilities {
   readonly accountsPerSwap: number;
   /** The swap's accounts depend on the pool's changing state (tick arrays, bins). Default false. */
   readonly dynamicAccounts: boolean;
-  /** The pool trades in one direction only. Default false. */
+  /** The pool trades A -> B only. Default false. */
   readonly unidirectional: boolean;
 }
 

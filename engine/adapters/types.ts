@@ -125,7 +125,7 @@ export interface DexAdapter<S = unknown> {
   readonly accountsPerSwap?: number;
   /** Capability: the swap's accounts depend on changing pool state (tick arrays, bins). Absent: false. */
   readonly dynamicAccounts?: boolean;
-  /** Capability: the pool trades one way only. Absent: false. */
+  /** Capability: the pool trades one way only, A -> B (the route search offers no B -> A leg). Absent: false. */
   readonly unidirectional?: boolean;
   /** Filters that discover this DEX's pool accounts (by program owner). */
   readonly poolFilters: readonly ProgramFilter[];

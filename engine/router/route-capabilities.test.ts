@@ -65,3 +65,16 @@ test('a PumpSwap sell is never an ExactOut leg, even where its inverted quote la
   const buy = s.search({ inputMint: quote, outputMint: base, amount: found.amount, mode: 'ExactOut', nowMs: UNIVERSE_NOW_MS });
   assert.ok(buy.ok && buy.routes[0]!.hops[0]!.pool === pool.pool);
 });
+
+test('a unidirectional adapter offers A -> B legs only, in both modes', () => {
+  const rng = new SeededRandom(17);
+  const u = emptyUniverse(rng, 3);
+  const [a, b] = [u.mints[0]!, u.mints[1]!];
+  addPool(u, rng, 'raydium-cpmm', cpmm(10n ** 15n), a, b);
+  const s = new RouteSearcher(withFlags(u, 'raydium-cpmm', { unidirectional: true }));
+  for (const mode of ['ExactIn', 'ExactOut'] as const) {
+    assert.ok(s.search({ inputMint: a, outputMint: b, amount: 10n ** 6n, mode, nowMs: UNIVERSE_NOW_MS }).ok, `${mode} A -> B`);
+    const back = s.search({ inputMint: b, outputMint: a, amount: 10n ** 6n, mode, nowMs: UNIVERSE_NOW_MS });
+    assert.equal(back.ok ? 'ok' : back.code, 'NO_ROUTE', `${mode} B -> A`);
+  }
+});

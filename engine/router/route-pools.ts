@@ -131,6 +131,7 @@ export class RoutePools {
       const adapter = this.src.adapters[s.dex]!;
       // Why here: a leg without exact-out in this direction would only fail confirmation; skipping it costs nothing.
       if (this.exactOut && !quotesExactOut(adapter, aToB)) continue;
+      if (!aToB && adapter.unidirectional === true) continue;
       const rate = adapter.marginalRate(s, aToB);
       out.push({ pool, aToB, marginal: Number.isFinite(rate) && rate > 0 ? rate : 0, accounts: accountsPerSwapOf(adapter) });
     }

@@ -24,6 +24,7 @@ export function usablePool(p: UniversePool, oldestMs: number): boolean {
 /** The exact quote of one leg, or null when it is not OK (or not exact for ExactOut). */
 export function exactLeg(p: UniversePool, from: number, amount: bigint, mode: SwapMode): QuoteResult | null {
   if (mode === 'ExactOut' && !quotesExactOut(p.adapter, p.mintA === from)) return null;
+  if (p.mintA !== from && p.adapter.unidirectional === true) return null;
   const q = p.adapter.quote(p.adapter.fromRecord(p.fields), p.mintA === from, amount, mode);
   if (q.status !== 'OK' || q.inAmount <= 0n || q.outAmount <= 0n) return null;
   if (mode === 'ExactOut' && q.outAmount !== amount) return null;
