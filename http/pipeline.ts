@@ -4,7 +4,8 @@
  *   copy request -> onAborted -> auth -> rate limit -> anonymous cache -> handler -> serialize -> corked write
  *
  * `runPipeline` holds the stages after the copy and never throws or rejects: anything thrown becomes a catalog
- * error (500 INTERNAL for the unexpected, logged). `mountRoute` is the uWS glue around it.
+ * error (500 INTERNAL for the unexpected, logged). `mountRoute` is the uWS glue around it; it turns uWS
+ * `onAborted` into the context's `signal` (an AbortSignal made on first read) so handlers can abandon work.
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import { isCacheableStatus, type CachedReply, type ResponseCache } from './anon-cache.js';
@@ -227,6 +228,8 @@ class CopiedRequest implements RequestContext {
   rawAddress: Uint8Array | null = null;
   private parsedQuery: URLSearchParams | undefined;
   private addressText: string | undefined;
+  private abort: AbortController | undefined;
+  private gone = false;
 
   constructor(
     readonly method: string,
@@ -243,6 +246,21 @@ class CopiedRequest implements RequestContext {
 
   get remoteAddress(): string {
     return (this.addressText ??= this.rawAddress ? ipText(this.rawAddress) : '');
+  }
+
+  /** Why lazy: an AbortController per request would cost the hot price path for routes that never read it. */
+  get signal(): AbortSignal {
+    if (this.abort === undefined) {
+      this.abort = new AbortController();
+      if (this.gone) this.abort.abort();
+    }
+    return this.abort.signal;
+  }
+
+  /** The client went away (uWS onAborted): fires {@link signal} if it was read, or makes it born aborted. */
+  aborted(): void {
+    this.gone = true;
+    this.abort?.abort();
   }
 }
 
@@ -410,6 +428,7 @@ export function mountRoute(app: TemplatedApp, route: RouteDef, deps: MountDeps):
       res.onAborted(() => {
         life.aborted = true;
         life.onAbort?.();
+        ctx.aborted();
       });
       readBody(res, life, maxBody, route, ctx.path, (body) => {
         settled = true;
@@ -429,6 +448,7 @@ export function mountRoute(app: TemplatedApp, route: RouteDef, deps: MountDeps):
       res.onAborted(() => {
         life.aborted = true;
         life.onAbort?.();
+        ctx.aborted();
       });
     }
     if (isPromiseLike(out)) out.then((o) => deliver(res, life, o, route, deps));

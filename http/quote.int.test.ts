@@ -125,3 +125,21 @@ test('errors: 400 naming the field, 404 NO_ROUTE and EXCEEDED_SLIPPAGE with the 
   assert.equal(huge.body.code, 'EXCEEDED_SLIPPAGE');
   assert.equal((await post({ inputMint: 'SOL', outputMint: 'USDC', amount: '1' }, null)).status, 401);
 });
+
+test('maxAccounts: a bound the routes fit changes nothing, one below every route is 404 NO_ROUTE, out of 8..256 is 400', async () => {
+  const free = await post({ inputMint: 'SOL', outputMint: 'USDC', amount: '1000000000' });
+  const wide = await post({ inputMint: 'SOL', outputMint: 'USDC', amount: '1000000000', maxAccounts: 256 });
+  assert.equal(wide.status, 200, JSON.stringify(wide.body));
+  const pools = (q: QuoteBody): string[][] => q.routes.map((r) => r.hops.map((h) => h.poolAddress));
+  assert.deepEqual(pools(wide.body), pools(free.body));
+  const tight = await post({ inputMint: 'SOL', outputMint: 'USDC', amount: '1000000000', maxAccounts: 8 });
+  assert.equal(tight.status, 404, JSON.stringify(tight.body));
+  assert.equal(tight.body.code, 'NO_ROUTE');
+  for (const bad of [7, 257, 'x']) {
+    const r = await post({ inputMint: 'SOL', outputMint: 'USDC', amount: '1000000000', maxAccounts: bad });
+    assert.deepEqual([r.status, r.body.code], [400, 'INVALID_REQUEST']);
+  }
+  const g = await fetch(`${sut.base}/v1/quote?inputMint=SOL&outputMint=USDC&amount=1000000000&maxAccounts=300`, { headers: { 'x-api-key': TEST_DEMO_KEY } });
+  assert.equal(g.status, 400);
+  assert.equal(((await g.json()) as QuoteBody).code, 'INVALID_REQUEST');
+});

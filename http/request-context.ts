@@ -44,6 +44,11 @@ export interface RequestContext {
   readonly body: Buffer | null;
   /** Set by the auth stage. */
   principal: Principal;
+  /**
+   * Fires when the client goes away before the answer is written (uWS `onAborted`): work for this request may
+   * stop. Made on first read (the price routes never read it). Absent in contexts built without a socket.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** A plain reply: status, a body (object to serialize, or pre-serialized), optional headers. */

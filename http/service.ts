@@ -116,7 +116,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
   // Quote ids live in Redis when there is one (any instance builds a quote another issued), else in this process.
   const quoteRedis = cfg.redisUrl ? connectRedis(cfg.redisUrl, { keyPrefix: cfg.redisKeyPrefix, commandTimeoutMs: 1000 }) : null;
   const quoteStore = quoteRedis ? new RedisQuoteStore(quoteRedis.redis) : new MemoryQuoteStore();
-  const quotes = new QuoteService({ route: (t) => quotePool.route(t), store: quoteStore, poolCount: () => priceService.poolCount() });
+  const quotes = new QuoteService({ route: (t, signal) => quotePool.route(t, signal), store: quoteStore, poolCount: () => priceService.poolCount() });
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((r) => (markReady = r));
   const ingest = startIngestWorker(

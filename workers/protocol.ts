@@ -8,7 +8,11 @@ import type { RouteAnswer } from '../engine/router/route-wire.js';
 import type { FeedStatus } from '../engine/ingest/feed-status.js';
 import type { PriceEntry } from '../engine/router/price-types.js';
 
-/** Version of the task protocol; bump on any change of a task or result shape. */
+/**
+ * Version of the task protocol; bump on any change of a task or result shape. Optional fields a worker of the same
+ * version may ignore (RouteTask's `maxAccounts`, `cancelSlot`; a route answer's `CANCELLED`) are additions, not
+ * changes: the pool and its workers are always the same build.
+ */
 export const TASK_PROTOCOL_VERSION = 2;
 
 /** A token to price: the label shown and the canonical mint. */
@@ -50,6 +54,13 @@ export interface RouteTask {
   readonly restrictIntermediateTokens: boolean;
   /** Epoch ms past which the search answers ROUTE_TIMEOUT. */
   readonly deadlineEpochMs: number;
+  /** Most accounts a route's swap transaction may reference (engine/router/route-accounts.ts). Absent: no bound. */
+  readonly maxAccounts?: number;
+  /**
+   * Index of this task's word in the pool's cancel words (`QuoteWorkerData.cancelSab`): nonzero means abandoned, and
+   * the search answers CANCELLED at its next deadline check (or at once). Absent: the task cannot be cancelled.
+   */
+  readonly cancelSlot?: number;
 }
 
 /** Every task. */
@@ -77,6 +88,8 @@ export interface QuoteWorkerData {
   readonly extSab: SharedArrayBuffer;
   readonly mintSab: SharedArrayBuffer;
   readonly catalogFile?: string;
+  /** Int32 cancel words of route tasks, one per `RouteTask.cancelSlot` (workers/quote-pool.ts). */
+  readonly cancelSab?: SharedArrayBuffer;
 }
 
 /** Messages from the ingest worker to the main thread. */

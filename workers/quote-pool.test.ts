@@ -2,7 +2,10 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import bs58 from 'bs58';
 import { ADAPTERS_BY_DEX_INDEX } from '../engine/adapters/by-dex-index.js';
-import { ADAPTERS } from '../engine/adapters/registry.js';
+import { ADAPTERS, adapterByDex } from '../engine/adapters/registry.js';
+import { accountsPerSwapOf } from '../engine/adapters/capabilities.js';
+import type { DexId } from '../engine/dex-ids.js';
+import { routeAccounts } from '../engine/router/route-accounts.js';
 import { USDC_MINT, WSOL_MINT } from '../engine/catalog/tokens.js';
 import { IngestCore } from '../engine/ingest/ingest-core.js';
 import { searchRoutes } from '../engine/router/route-search.js';
@@ -12,7 +15,7 @@ import { PoolSlab } from '../engine/slab/pool-slab.js';
 import { Topology } from '../engine/slab/topology.js';
 import { BONK, PRICE_UNIVERSE_ACCOUNTS, SOL, USD, pools } from '../fixtures/synthetic/price-universe.js';
 import { QuotePool } from './quote-pool.js';
-import type { RouteTask } from './protocol.js';
+import type { RouteResult, RouteTask } from './protocol.js';
 
 const slab = PoolSlab.create(64, 64);
 const mints = MintTable.create(64, 64);
@@ -78,4 +81,42 @@ test('route task failures: an unindexed mint is NO_ROUTE, a passed deadline ROUT
   assert.equal(!unknown.ok && unknown.code, 'NO_ROUTE');
   const late = await quotes.route(task({ deadlineEpochMs: Date.now() - 1 }));
   assert.equal(!late.ok && late.code, 'ROUTE_TIMEOUT');
+});
+
+test('maxAccounts travels with the route task: a bound below every route is NO_ROUTE, a generous one changes nothing', async () => {
+  const free = await quotes.route(task({ inputMint: BONK, amount: 1_000_000n * 100_000n }));
+  assert.ok(free.ok);
+  const shape = (r: RouteResult): unknown => (r.ok ? r.routes.map((rt) => [rt.hops.map((h) => h.poolAddress), rt.outAmount]) : r.code);
+  const wide = await quotes.route(task({ inputMint: BONK, amount: 1_000_000n * 100_000n, maxAccounts: 256 }));
+  assert.deepEqual(shape(wide), shape(free));
+  const accounts = (hops: readonly { dex: DexId }[]): number => routeAccounts(hops.reduce((n, h) => n + accountsPerSwapOf(adapterByDex(h.dex)!), 0));
+  const most = Math.max(...free.routes.map((rt) => accounts(rt.hops)));
+  const cut = await quotes.route(task({ inputMint: BONK, amount: 1_000_000n * 100_000n, maxAccounts: most - 1 }));
+  assert.ok(!cut.ok || cut.routes.every((rt) => accounts(rt.hops) < most), 'a bound one below the largest route drops it');
+  const tight = await quotes.route(task({ inputMint: BONK, amount: 1_000_000n * 100_000n, maxAccounts: 8 }));
+  assert.equal(!tight.ok && tight.code, 'NO_ROUTE');
+});
+
+test('an aborted signal cancels a route task: never sent when aborted first; a queued one stops at its cancel word', async () => {
+  // One worker, one task at a time: the second task waits in piscina's queue behind the first.
+  const single = new QuotePool({ poolSab: slab.sab, extSab: slab.ext.sab, mintSab: mints.sab, threads: 1, tasksPerWorker: 1 });
+  try {
+    const before = new AbortController();
+    before.abort();
+    const notSent = await single.route(task({}), before.signal);
+    assert.deepEqual([notSent.ok, !notSent.ok && notSent.code, !notSent.ok && notSent.message], [false, 'CANCELLED', 'route task abandoned before it was sent']);
+    const first = single.route(task({}));
+    const abandon = new AbortController();
+    const queued = single.route(task({}), abandon.signal);
+    // Synchronously: the queued task cannot reach the worker before the first one's answer is handled here.
+    abandon.abort();
+    const [a, b] = await Promise.all([first, queued]);
+    assert.ok(a.ok, 'the task ahead is untouched');
+    assert.deepEqual([b.ok, !b.ok && b.code, !b.ok && b.message], [false, 'CANCELLED', 'route task cancelled before it started'], 'the worker read the raised word before searching');
+    // The slot went back and the worker lives: the next cancellable task runs normally.
+    const after = await single.route(task({}), new AbortController().signal);
+    assert.ok(after.ok);
+  } finally {
+    await single.close();
+  }
 });

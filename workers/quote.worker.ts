@@ -27,6 +27,7 @@ const deriver = new PriceDeriver(source, new Catalog(loadCatalogTokens(data.cata
 const searcher = new RouteSearcher(source);
 const scratch = newF64Snapshot();
 const addresses = new Map<number, string>();
+const cancelWords = data.cancelSab ? new Int32Array(data.cancelSab) : null;
 
 /** The piscina task entry. */
 export default function run(task: QuoteTask): PricesResult | PingResult | RouteResult {
@@ -46,9 +47,19 @@ function poolAddress(pool: number): string {
   return a;
 }
 
+/** The cancel check of a task: its word in the pool's cancel words, read atomically (undefined: not cancellable). */
+function cancelCheck(task: RouteTask): (() => boolean) | undefined {
+  const slot = task.cancelSlot;
+  if (cancelWords === null || slot === undefined || slot < 0 || slot >= cancelWords.length) return undefined;
+  return () => Atomics.load(cancelWords, slot) !== 0;
+}
+
 /** One route search over the slabs in place; pools and mints leave as base58. */
 function route(task: RouteTask): RouteResult {
   const contextSlot = slab.processedSlot();
+  const cancelled = cancelCheck(task);
+  // Why before anything: a task abandoned while it waited in the queue costs one message, not a search.
+  if (cancelled?.()) return { v: TASK_PROTOCOL_VERSION, ok: false, code: 'CANCELLED', message: 'route task cancelled before it started', contextSlot };
   const inputMint = mints.idOf(task.inputMint);
   const outputMint = mints.idOf(task.outputMint);
   if (inputMint === undefined || outputMint === undefined) {
@@ -67,6 +78,8 @@ function route(task: RouteTask): RouteResult {
     restrictIntermediateTokens: task.restrictIntermediateTokens,
     deadlineMs: performance.now() + (task.deadlineEpochMs - nowMs),
     nowMs,
+    maxAccounts: task.maxAccounts,
+    cancelled,
   });
   if (!r.ok) return { v: TASK_PROTOCOL_VERSION, ok: false, code: r.code, message: r.message, contextSlot };
   const routes: RouteWire[] = r.routes.map((rt) => {

@@ -110,6 +110,23 @@ export interface SwapInstructionParams {
 export interface DexAdapter<S = unknown> {
   readonly dex: DexId;
   readonly programId: string;
+  /**
+   * Capability: ExactOut quotes are exact in both directions (the program has an exact-out swap each way). The
+   * route search never uses a leg that cannot quote ExactOut exactly in an ExactOut route. Absent: false (read the
+   * flags through `capabilities.ts`, which applies the defaults).
+   */
+  readonly exactOut?: boolean;
+  /** Capability: ExactOut is exact for B -> A (`aToB` false, a bonding curve's buy) although not A -> B. Absent: false. */
+  readonly exactOutBToA?: boolean;
+  /**
+   * Capability: the most accounts `swapInstruction` references, over every variant it builds (direction, mode,
+   * pool flags); each adapter's test builds the instructions and holds the count. Absent: 64 (`capabilities.ts`).
+   */
+  readonly accountsPerSwap?: number;
+  /** Capability: the swap's accounts depend on changing pool state (tick arrays, bins). Absent: false. */
+  readonly dynamicAccounts?: boolean;
+  /** Capability: the pool trades one way only, A -> B (the route search offers no B -> A leg). Absent: false. */
+  readonly unidirectional?: boolean;
   /** Filters that discover this DEX's pool accounts (by program owner). */
   readonly poolFilters: readonly ProgramFilter[];
   /** Filters for other program-owned accounts the pools depend on (configs), subscribed by owner. */

@@ -26,8 +26,13 @@ export interface EnumerateParams {
   readonly maxIntermediatesPerSide: number;
   /** A mint with more pools than this is not scanned for neighbours (see {@link enumerateCandidates}). */
   readonly neighbourScanLimit: number;
-  /** Called between enumeration steps; true stops it (deadline passed). */
+  /** Called between enumeration steps; true stops it (deadline passed, search cancelled). */
   readonly expired: () => boolean;
+  /**
+   * Most accounts the legs of a candidate may reference together (`maxAccounts` less the transaction overhead,
+   * route-accounts.ts); a path over it is never a candidate. Default: no bound.
+   */
+  readonly legAccountBudget?: number;
 }
 
 /** Every candidate path up to `maxHops`, or null when `expired` said stop. */
@@ -35,8 +40,10 @@ export function enumerateCandidates(pools: RoutePools, inter: Intermediates, p: 
   const out: Candidate[] = [];
   const { input, output, maxCandidates } = p;
   const full = (): boolean => out.length >= maxCandidates;
+  const budget = p.legAccountBudget ?? Infinity;
   for (const l of pools.legs(input, output)) {
     if (full()) break;
+    if (l.accounts > budget) continue;
     out.push({ legs: [l], mints: [input, output], score: 0 });
   }
   if (p.maxHops < 2 || full()) return out;
@@ -58,6 +65,7 @@ export function enumerateCandidates(pools: RoutePools, inter: Intermediates, p: 
     for (const l1 of first) {
       for (const l2 of second) {
         if (full()) return out;
+        if (l1.accounts + l2.accounts > budget) continue;
         out.push({ legs: [l1, l2], mints: [input, m, output], score: 0 });
       }
     }
@@ -77,6 +85,7 @@ export function enumerateCandidates(pools: RoutePools, inter: Intermediates, p: 
         for (const l2 of middle) {
           for (const l3 of last) {
             if (full()) return out;
+            if (l1.accounts + l2.accounts + l3.accounts > budget) continue;
             out.push({ legs: [l1, l2, l3], mints: [input, m1, m2, output], score: 0 });
           }
         }

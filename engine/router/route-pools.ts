@@ -4,6 +4,7 @@
  * epoch-stamped array, no allocation per pool); pool mints, immutable once a pool is published, are kept across
  * searches.
  */
+import { accountsPerSwapOf, quotesExactOut } from '../adapters/capabilities.js';
 import { FLAG_TRADABLE } from '../slab/layout.js';
 import type { PoolF64Snapshot } from '../slab/pool-snapshot.js';
 import type { PoolSideSource } from './pool-side.js';
@@ -14,6 +15,8 @@ export interface PoolLeg {
   readonly aToB: boolean;
   /** Marginal rate of this direction (output atoms per input atom after fees). */
   readonly marginal: number;
+  /** Accounts the leg's swap instruction references (its adapter's `accountsPerSwap`). */
+  readonly accounts: number;
 }
 
 const NO_LEGS: readonly PoolLeg[] = Object.freeze([]);
@@ -39,6 +42,7 @@ export class RoutePools {
   private allowedDex: ReadonlySet<number> | null = null;
   private view = 0;
   private oldestMs = 0;
+  private exactOut = false;
 
   constructor(
     private readonly src: PoolSideSource,
@@ -46,8 +50,11 @@ export class RoutePools {
     private readonly maxPoolsPerPair: number,
   ) {}
 
-  /** Starts a search: slab view, DEX filter (null: every DEX), and the oldest acceptable update time. */
-  reset(view: number, allowedDex: ReadonlySet<number> | null, oldestMs: number): void {
+  /**
+   * Starts a search: slab view, DEX filter (null: every DEX), the oldest acceptable update time, and whether the
+   * search is ExactOut (then a leg is offered only in a direction its adapter quotes exact-out exactly).
+   */
+  reset(view: number, allowedDex: ReadonlySet<number> | null, oldestMs: number, exactOut = false): void {
     this.epoch++;
     if (this.epoch >= 0x3fffffff) {
       this.epoch = 1;
@@ -57,6 +64,7 @@ export class RoutePools {
     this.view = view;
     this.allowedDex = allowedDex;
     this.oldestMs = oldestMs;
+    this.exactOut = exactOut;
   }
 
   /** True when `pool` can trade in this search. */
@@ -120,8 +128,12 @@ export class RoutePools {
       const s = this.scratch;
       this.src.slab.readF64(pool, this.view, s);
       const aToB = s.mintA === from;
-      const rate = this.src.adapters[s.dex]!.marginalRate(s, aToB);
-      out.push({ pool, aToB, marginal: Number.isFinite(rate) && rate > 0 ? rate : 0 });
+      const adapter = this.src.adapters[s.dex]!;
+      // Why here: a leg without exact-out in this direction would only fail confirmation; skipping it costs nothing.
+      if (this.exactOut && !quotesExactOut(adapter, aToB)) continue;
+      if (!aToB && adapter.unidirectional === true) continue;
+      const rate = adapter.marginalRate(s, aToB);
+      out.push({ pool, aToB, marginal: Number.isFinite(rate) && rate > 0 ? rate : 0, accounts: accountsPerSwapOf(adapter) });
     }
     if (out.length > 1) out.sort((x, y) => y.marginal - x.marginal || x.pool - y.pool);
     if (out.length > this.maxPoolsPerPair) out.length = this.maxPoolsPerPair;

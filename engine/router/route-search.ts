@@ -11,9 +11,12 @@ import { enumerateCandidates, scoreCandidates, type Candidate } from './route-ca
 import { confirmRoute, type ConfirmScratch } from './route-confirm.js';
 import { Intermediates } from './route-intermediates.js';
 import { RoutePools } from './route-pools.js';
+import { ROUTE_ACCOUNT_OVERHEAD } from './route-accounts.js';
 import { DEFAULT_ROUTE_LIMITS, type Route, type RouteLimits, type RouteRequest, type RouteSearchResult } from './route-types.js';
 
 const TIMEOUT: RouteSearchResult = Object.freeze({ ok: false, code: 'ROUTE_TIMEOUT', message: 'route search deadline passed' });
+const CANCELLED: RouteSearchResult = Object.freeze({ ok: false, code: 'CANCELLED', message: 'route search cancelled' });
+const NEVER = (): boolean => false;
 
 function noRoute(message: string): RouteSearchResult {
   return { ok: false, code: 'NO_ROUTE', message };
@@ -48,14 +51,17 @@ export class RouteSearcher {
   /** Searches the routes of one request (see {@link RouteRequest} for every knob and its default). */
   search(req: RouteRequest): RouteSearchResult {
     const deadline = req.deadlineMs ?? Infinity;
-    const expired = (): boolean => performance.now() > deadline;
-    if (expired()) return TIMEOUT;
+    const cancelled = req.cancelled ?? NEVER;
+    const expired = (): boolean => performance.now() > deadline || cancelled();
+    // Why one check for both: every place that gives up at the deadline gives up on a cancel too; this tells which.
+    const stopped = (): RouteSearchResult => (cancelled() ? CANCELLED : TIMEOUT);
+    if (expired()) return stopped();
     const { inputMint, outputMint, amount, mode } = req;
     if (amount <= 0n) return noRoute('amount must be positive');
     if (inputMint === outputMint) return noRoute('input and output mints are the same');
     const maxHops = req.onlyDirectRoutes ? 1 : Math.max(1, Math.min(3, Math.floor(req.maxHops ?? 3)));
     const view = req.view ?? VIEW_LATEST;
-    this.pools.reset(view, this.dexFilter(req), (req.nowMs ?? Date.now()) - this.limits.maxPoolAgeMs);
+    this.pools.reset(view, this.dexFilter(req), (req.nowMs ?? Date.now()) - this.limits.maxPoolAgeMs, mode === 'ExactOut');
     const cands = enumerateCandidates(this.pools, this.inter, {
       input: inputMint,
       output: outputMint,
@@ -65,15 +71,16 @@ export class RouteSearcher {
       maxIntermediatesPerSide: this.limits.maxIntermediatesPerSide,
       neighbourScanLimit: this.limits.neighbourScanLimit,
       expired,
+      legAccountBudget: req.maxAccounts === undefined ? Infinity : req.maxAccounts - ROUTE_ACCOUNT_OVERHEAD,
     });
-    if (cands === null) return TIMEOUT;
-    if (cands.length === 0) return noRoute('no tradable pool path between the mints');
+    if (cands === null) return stopped();
+    if (cands.length === 0) return noRoute(req.maxAccounts !== undefined ? `no tradable pool path between the mints within ${req.maxAccounts} accounts` : 'no tradable pool path between the mints');
     scoreCandidates(this.src, view, this.f64, cands, mode, amount);
     cands.sort(byScore);
     const confirmCount = Math.max(1, req.confirmCount ?? this.limits.confirmCount);
     const routes: Route[] = [];
     for (let i = 0; i < cands.length && i < confirmCount; i++) {
-      if (expired()) return TIMEOUT;
+      if (expired()) return stopped();
       const r = confirmRoute(this.src, view, this.confirm, cands[i]!, amount, mode);
       if (r !== null) routes.push(r);
     }

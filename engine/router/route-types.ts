@@ -32,6 +32,16 @@ export interface RouteRequest {
   readonly view?: number;
   /** Wall clock (ms since the epoch) that pool staleness is judged against (default `Date.now()`). */
   readonly nowMs?: number;
+  /**
+   * Most accounts a route's swap transaction may reference (route-accounts.ts: the legs' `accountsPerSwap` plus
+   * `ROUTE_ACCOUNT_OVERHEAD`); routes over it are not enumerated. Default: no bound.
+   */
+  readonly maxAccounts?: number;
+  /**
+   * Polled wherever the deadline is checked; true stops the search with `CANCELLED` (the client went away).
+   * Default: never.
+   */
+  readonly cancelled?: () => boolean;
 }
 
 /** One leg of a route, with the amounts its exact quote produced. */
@@ -62,8 +72,8 @@ export interface Route {
   readonly feeBps: number;
 }
 
-/** Why a search found nothing. */
-export type RouteFailureCode = 'NO_ROUTE' | 'ROUTE_TIMEOUT';
+/** Why a search found nothing; `CANCELLED`: the request's `cancelled` said stop (nobody waits for the answer). */
+export type RouteFailureCode = 'NO_ROUTE' | 'ROUTE_TIMEOUT' | 'CANCELLED';
 
 /** The answer of a search: routes best first, or a typed failure (never an exception for expected outcomes). */
 export type RouteSearchResult =

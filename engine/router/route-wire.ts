@@ -30,7 +30,10 @@ export interface RouteWire {
   readonly confirmed: boolean;
 }
 
-/** Routes best first, or why none; `contextSlot` is the processed slot the slabs held at the search. */
+/**
+ * Routes best first, or why none; `contextSlot` is the processed slot the slabs held at the search. `CANCELLED`:
+ * the request was abandoned (its client went away); nobody reads the answer and no quote is kept.
+ */
 export type RouteAnswer =
   | { readonly ok: true; readonly routes: readonly RouteWire[]; readonly contextSlot: bigint }
-  | { readonly ok: false; readonly code: 'NO_ROUTE' | 'ROUTE_TIMEOUT'; readonly message: string; readonly contextSlot: bigint };
+  | { readonly ok: false; readonly code: 'NO_ROUTE' | 'ROUTE_TIMEOUT' | 'CANCELLED'; readonly message: string; readonly contextSlot: bigint };

@@ -2,6 +2,12 @@
  * Quotes as the API gives them: one route search (in a quote worker, through the injected `route`), shaped into the
  * spec's quote frame plus ARCHITECTURE.md's fields, and kept under a quote id for the build step. Every amount is
  * what the exact path produced; nothing here computes an amount except the slippage bound.
+ *
+ * `maxAccounts` bounds the accounts of the returned routes' swap transactions (engine/router/README.md,
+ * "maxAccounts"). A quote asked with an `AbortSignal` (the HTTP request's, aborted when its client goes away) is
+ * abandoned when the signal fires: the route task is cancelled (the worker's search stops at its next deadline
+ * check, or never starts), the outcome is `CANCELLED`, and no quote is stored, also when the answer was already on
+ * its way back.
  */
 import type { SwapMode } from '../adapters/types.js';
 import { DEX_IDS, type DexId } from '../dex-ids.js';
@@ -24,6 +30,8 @@ export interface QuoteInput {
   readonly dexes: readonly string[];
   readonly excludeDexes: readonly string[];
   readonly restrictIntermediateTokens: boolean;
+  /** Most accounts a route's swap transaction may reference (8..256; the shell checked it). Absent or null: no bound. */
+  readonly maxAccounts?: number | null;
 }
 
 /** One route of the answer (amounts as decimal strings). */
@@ -70,14 +78,19 @@ export interface QuoteBody {
   readonly timeTakenMs: number;
 }
 
-/** A quote, or why none (the shell maps the code to the spec's status). */
+/**
+ * A quote, or why none (the shell maps the code to the spec's status). `CANCELLED`: the quote's signal fired (its
+ * client went away); nothing was stored and nobody reads the answer.
+ */
 export type QuoteOutcome =
   | { readonly ok: true; readonly body: QuoteBody }
-  | { readonly ok: false; readonly code: 'NO_ROUTE' | 'ROUTE_TIMEOUT' | 'EXCEEDED_SLIPPAGE'; readonly message: string };
+  | { readonly ok: false; readonly code: 'NO_ROUTE' | 'ROUTE_TIMEOUT' | 'EXCEEDED_SLIPPAGE' | 'CANCELLED'; readonly message: string };
 
 /** One route search as the service asks it. */
-export type RouteAsk = Omit<QuoteInput, 'dexes' | 'excludeDexes' | 'swapMode' | 'slippageBps'> & {
+export type RouteAsk = Omit<QuoteInput, 'dexes' | 'excludeDexes' | 'swapMode' | 'slippageBps' | 'maxAccounts'> & {
   readonly mode: SwapMode;
+  /** Absent: no bound. */
+  readonly maxAccounts?: number;
   readonly dexes: readonly DexId[];
   readonly excludeDexes: readonly DexId[];
   readonly deadlineEpochMs: number;
@@ -85,14 +98,19 @@ export type RouteAsk = Omit<QuoteInput, 'dexes' | 'excludeDexes' | 'swapMode' | 
 
 /** What the quote service needs. */
 export interface QuoteServiceDeps {
-  /** One route search with a wall-clock deadline (the quote worker pool's `route`). */
-  readonly route: (task: RouteAsk) => Promise<RouteAnswer>;
+  /**
+   * One route search with a wall-clock deadline (the quote worker pool's `route`); when `signal` fires it answers
+   * `CANCELLED` as soon as it can.
+   */
+  readonly route: (task: RouteAsk, signal?: AbortSignal) => Promise<RouteAnswer>;
   readonly store: QuoteStore;
   /** Pools indexed (the answer's `poolsScanned`: the universe every search considers). */
   readonly poolCount: () => number;
   readonly now?: () => number;
   readonly timeoutMs?: number;
 }
+
+const ABANDONED: QuoteOutcome = Object.freeze({ ok: false, code: 'CANCELLED', message: 'the request was abandoned before its route search ended' });
 
 function isDexId(d: string): d is DexId {
   return (DEX_IDS as readonly string[]).includes(d);
@@ -142,10 +160,11 @@ export class QuoteService {
     this.timeoutMs = deps.timeoutMs ?? DEFAULT_QUOTE_TIMEOUT_MS;
   }
 
-  /** Searches, shapes and stores one quote. */
-  async quote(input: QuoteInput): Promise<QuoteOutcome> {
+  /** Searches, shapes and stores one quote; `signal` abandons it (outcome `CANCELLED`, nothing stored). */
+  async quote(input: QuoteInput, signal?: AbortSignal): Promise<QuoteOutcome> {
     const started = performance.now();
     const issuedAt = this.now();
+    if (signal?.aborted) return ABANDONED;
     const answer = await this.deps.route({
       inputMint: input.inputMint,
       outputMint: input.outputMint,
@@ -156,8 +175,11 @@ export class QuoteService {
       dexes: input.dexes.filter(isDexId),
       excludeDexes: input.excludeDexes.filter(isDexId),
       restrictIntermediateTokens: input.restrictIntermediateTokens,
+      maxAccounts: input.maxAccounts ?? undefined,
       deadlineEpochMs: issuedAt + this.timeoutMs,
-    });
+    }, signal);
+    // Why check the signal too: an answer that was already on its way back when the client went away is discarded.
+    if (signal?.aborted || (!answer.ok && answer.code === 'CANCELLED')) return ABANDONED;
     if (!answer.ok) return answer;
     // The spec's EXCEEDED_SLIPPAGE: routes exist, but each moves the price by more than the caller tolerates.
     const within = answer.routes.filter((r) => r.priceImpactBps <= input.slippageBps);

@@ -60,7 +60,17 @@ test('each malformed field is a 400 naming it', () => {
   rejects({ ...BASE, dexes: ['raydium-cpmm', 'uniswap'] }, 'dexes', /unknown DEX id\(s\) uniswap/);
   rejects({ ...BASE, dexes: [1] }, 'dexes', /list of DEX ids/);
   rejects({ ...BASE, dexes: ['pumpswap'], excludeDexes: 'pumpswap' }, 'excludeDexes', /removes every DEX/);
-  rejects({ ...BASE, maxAccounts: 0 }, 'maxAccounts', /\[1, 256\]/);
+  for (const a of [0, 7, 257, -8, 64.5, '1e2', 'many', true]) rejects({ ...BASE, maxAccounts: a }, 'maxAccounts', /\[8, 256\]/);
+});
+
+test('maxAccounts: 8 and 256 are the bounds, from a JSON body and a query string alike; past them a 400', () => {
+  for (const a of [8, 64, 256]) {
+    assert.equal(parseQuoteRequest({ ...BASE, maxAccounts: a }, ctx).maxAccounts, a);
+    assert.equal(parseQuoteRequest(rawFromQuery(new URLSearchParams({ ...BASE, maxAccounts: String(a) })), ctx).maxAccounts, a);
+  }
+  for (const a of ['7', '257', '0', ' ', '16.0']) rejects(rawFromQuery(new URLSearchParams({ ...BASE, maxAccounts: a })), 'maxAccounts', /\[8, 256\]/);
+  assert.equal(parseQuoteRequest(rawFromQuery(new URLSearchParams({ ...BASE, maxAccounts: '' })), ctx).maxAccounts, null, 'an empty parameter is no bound');
+  rejects(rawFromBody(Buffer.from(JSON.stringify({ ...BASE, maxAccounts: '300' }))), 'maxAccounts', /\[8, 256\]/);
 });
 
 test('bodies that are not one JSON object, and repeated query parameters, are 400s', () => {

@@ -2,7 +2,7 @@
  * The quote request (`POST /v1/quote` body, `GET /v1/quote` and `GET /v1/quote/stream` query): parsed strictly into
  * typed values, every malformed field a 400 `INVALID_REQUEST` naming it. The shape is ARCHITECTURE.md's ("Shapes the
  * spec leaves open"); defaults: `slippageBps` 50 (the quote stream's is 100, the spec's), `swapMode` ExactIn,
- * `maxHops` 3, every DEX. Mints are resolved here (a symbol with the spec's aliases, or a base58 mint); whether a
+ * `maxHops` 3, every DEX, no `maxAccounts` bound (an integer in 8..256 when given). Mints are resolved here (a symbol with the spec's aliases, or a base58 mint); whether a
  * route exists is the search's business (404 `NO_ROUTE`), not the parser's.
  */
 import type { ResolvedToken } from '../../engine/services/price-service-types.js';
@@ -14,6 +14,12 @@ export const STREAM_DEFAULT_SLIPPAGE_BPS = 100;
 export const DEFAULT_SLIPPAGE_BPS = 50;
 /** The spec's slippage bounds. */
 export const SLIPPAGE_BPS_RANGE = [1, 5000] as const;
+/**
+ * `maxAccounts` bounds: a route's swap transaction references its legs' accounts plus a fixed overhead
+ * (engine/router/README.md, "maxAccounts"). 8 is below any route (the smallest, one AMM v4 leg, needs 13): such a
+ * bound is valid and answers NO_ROUTE; 256 is the most accounts a v0 transaction can address (u8 lookup indices).
+ */
+export const MAX_ACCOUNTS_RANGE = [8, 256] as const;
 /** Largest amount accepted: a u64 (no SPL token amount is larger). */
 export const MAX_AMOUNT = 2n ** 64n - 1n;
 
@@ -37,7 +43,7 @@ export interface QuoteRequest {
   readonly excludeDexes: readonly string[];
   /** Intermediates restricted to the liquid connectors. Default true. */
   readonly restrictIntermediateTokens: boolean;
-  /** Most accounts a route's swap may touch, or null for no bound. */
+  /** Most accounts a route's swap transaction may reference ({@link MAX_ACCOUNTS_RANGE}), or null for no bound. */
   readonly maxAccounts: number | null;
 }
 
@@ -128,7 +134,7 @@ export function parseQuoteRequest(raw: RawQuoteRequest, ctx: QuoteRequestContext
     dexes,
     excludeDexes,
     restrictIntermediateTokens: boolean(raw, 'restrictIntermediateTokens', true),
-    maxAccounts: integer(raw, 'maxAccounts', null, 1, 256),
+    maxAccounts: integer(raw, 'maxAccounts', null, MAX_ACCOUNTS_RANGE[0], MAX_ACCOUNTS_RANGE[1]),
   };
 }
 

@@ -14,6 +14,8 @@ import { DBC_STATUS_CURVE_COMPLETE, DBC_STATUS_MIGRATED, DBC_STATUS_NOT_ACTIVATE
 import { type DbcFixtureOptions, dbcFixture, testClock } from './testing/test-fixture.js';
 import { labelKey } from './testing/random-states.js';
 import { emptyRecord } from '../testing/record-helpers.js';
+import { swapAccountCounts } from '../testing/swap-account-counts.js';
+import type { DexAdapter } from '../types.js';
 
 const require = createRequire(import.meta.url);
 const web3 = require('@solana/web3.js') as typeof import('@solana/web3.js');
@@ -294,4 +296,13 @@ test('execute never changes the accounts it is given, also when they are Node Bu
   const r = adapter.execute(desc, accounts, true, 1_000_000_000n, 'ExactIn', testClock());
   assert.ok(r.writes.length > 0);
   for (const [k, v] of accounts) assert.ok(Buffer.from(v).equals(before.get(k)!), `${k} changed in place`);
+});
+
+test('capabilities: accountsPerSwap is the most accounts a built swap references (with the instructions sysvar); exact-out both ways', () => {
+  const plain = setup();
+  const rl = setup({ config: { baseFeeMode: 2, firstFactor: 10, secondFactor: 100n, thirdFactor: 1_000_000n } });
+  const counts = swapAccountCounts(adapter as DexAdapter, [plain, rl].map((v) => ({ desc: v.desc, accounts: v.fx.accounts })));
+  assert.equal(Math.max(...counts), adapter.accountsPerSwap, counts.join(','));
+  assert.equal(Math.min(...counts), 15);
+  assert.deepEqual([adapter.exactOut, adapter.exactOutBToA, adapter.dynamicAccounts, adapter.unidirectional], [true, true, false, false]);
 });

@@ -52,6 +52,13 @@ function decodePool(
 /** The Meteora DBC adapter. Token A is the base mint, B the quote mint; `aToB` sells base (swap_base_for_quote). */
 export const meteoraDbcAdapter: DexAdapter<DbcState> = {
   dex: 'meteora-dbc',
+  // swap2 mode 2 is exact-out either way. Accounts: 15, 16 with the instructions sysvar (rate limiter, first swap
+  // with min fee), which the config fixes.
+  exactOut: true,
+  exactOutBToA: true,
+  accountsPerSwap: 16,
+  dynamicAccounts: false,
+  unidirectional: false,
   programId: DBC_PROGRAM_ID,
   poolFilters: DBC_POOL_FILTERS,
   auxFilters: DBC_AUX_FILTERS,

@@ -15,6 +15,8 @@ import { bn, loadPumpSdk, pk } from './testing/sdk-oracle.js';
 import { PUMPFUN_STATUS_BAD_FEE_CONFIG, PUMPFUN_STATUS_COMPLETE, PUMPFUN_STATUS_MIGRATED, PUMPFUN_STATUS_NON_SOL_QUOTE, PUMPFUN_STATUS_OK } from './state.js';
 import { pumpfunFixture, testClock, testFeeConfig, testKey } from './testing/test-fixture.js';
 import { emptyRecord } from '../testing/record-helpers.js';
+import { swapAccountCounts } from '../testing/swap-account-counts.js';
+import type { DexAdapter } from '../types.js';
 
 const require = createRequire(import.meta.url);
 
@@ -240,4 +242,13 @@ test('execute never changes the accounts it is given, also when they are Node Bu
   const r = adapter.execute(desc, accounts, true, 1_000_000_000n, 'ExactIn', testClock());
   assert.ok(r.writes.length > 0);
   for (const [k, v] of accounts) assert.ok(Buffer.from(v).equals(before.get(k)!), `${k} changed in place`);
+});
+
+test('capabilities: accountsPerSwap is the most accounts a built swap references (a buy); exact-out buys only', () => {
+  const s = setup();
+  const t22 = setup({ tokenProgram: TOKEN_2022_PROGRAM_ID, label: 'cap-t22' });
+  const counts = swapAccountCounts(adapter as DexAdapter, [s, t22].map((v) => ({ desc: v.desc, accounts: v.fx.accounts })));
+  assert.equal(Math.max(...counts), adapter.accountsPerSwap, counts.join(','));
+  assert.equal(Math.min(...counts), 16, 'a sell');
+  assert.deepEqual([adapter.exactOut, adapter.exactOutBToA, adapter.dynamicAccounts, adapter.unidirectional], [false, true, false, false]);
 });

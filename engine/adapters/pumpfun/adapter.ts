@@ -111,6 +111,13 @@ function decodePool(
 /** The pump.fun bonding-curve adapter. */
 export const pumpfunAdapter: DexAdapter<PumpfunState> = {
   dex: 'pumpfun',
+  // `buy` is exact-out; a sell has no exact-out instruction (an inverted exact-in that can overshoot). Accounts:
+  // 16 (sell) or 18 (buy).
+  exactOut: false,
+  exactOutBToA: true,
+  accountsPerSwap: 18,
+  dynamicAccounts: false,
+  unidirectional: false,
   programId: PUMPFUN_PROGRAM_ID,
   poolFilters: PUMPFUN_POOL_FILTERS,
   auxFilters: PUMPFUN_AUX_FILTERS,

@@ -14,6 +14,8 @@ import { loadSdk } from './testing/sdk-oracle.js';
 import { PUMPSWAP_STATUS_DISABLED, PUMPSWAP_STATUS_OK } from './state.js';
 import { type PumpswapFixtureOptions, USDC, WSOL, pumpswapFixture, testClock, testKey } from './testing/test-fixture.js';
 import { emptyRecord } from '../testing/record-helpers.js';
+import { swapAccountCounts } from '../testing/swap-account-counts.js';
+import type { DexAdapter } from '../types.js';
 
 const require = createRequire(import.meta.url);
 const { PublicKey } = require('@solana/web3.js') as typeof import('@solana/web3.js');
@@ -276,4 +278,12 @@ test('swapInstruction: data decodes with the IDL, accounts equal the SDK builder
     Math.random = realRandom;
   }
   assert.equal(checked, 20);
+});
+
+test('capabilities: accountsPerSwap is the most accounts a built swap references (cashback coin with a creator, buy); exact-out buys only', () => {
+  const variants = [{}, { coinCreator: null }, { cashback: true }, { mayhem: true }, { quoteMint: USDC, quoteVault: 90_000_000n }] as PumpswapFixtureOptions[];
+  const counts = swapAccountCounts(adapter as DexAdapter, variants.map((o, i) => setup(o, `cap${i}`)).map((s) => ({ desc: s.desc, accounts: s.fx.accounts })));
+  assert.equal(Math.max(...counts), adapter.accountsPerSwap, counts.join(','));
+  assert.equal(Math.min(...counts), 23, 'a sell without creator or cashback');
+  assert.deepEqual([adapter.exactOut, adapter.exactOutBToA, adapter.dynamicAccounts, adapter.unidirectional], [false, true, false, false]);
 });

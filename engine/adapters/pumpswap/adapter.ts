@@ -51,6 +51,13 @@ function decodePool(address: string, data: Uint8Array, mintDecimals?: (mint: str
 /** The PumpSwap adapter. A = base, B = quote; aToB = sell. */
 export const pumpswapAdapter: DexAdapter<PumpswapState> = {
   dex: 'pumpswap',
+  // `buy` is exact-out; a sell has no exact-out instruction (an inverted exact-in that can overshoot). Accounts:
+  // 23 (sell) to 27 (buy of a cashback coin with a coin creator), fixed per pool and direction.
+  exactOut: false,
+  exactOutBToA: true,
+  accountsPerSwap: 27,
+  dynamicAccounts: false,
+  unidirectional: false,
   // A swap writes both pool vaults; the pool account itself does not change.
   swapWrites: (d) => [d.dependencies[3]!, d.dependencies[4]!],
   programId: PUMPSWAP_PROGRAM_ID,

@@ -17,6 +17,8 @@ import {
 } from './state.js';
 import { type AmmV4FixtureOptions, ammV4Fixture, testClock, testKey } from './testing/test-fixture.js';
 import { emptyRecord } from '../testing/record-helpers.js';
+import { swapAccountCounts } from '../testing/swap-account-counts.js';
+import type { DexAdapter } from '../types.js';
 
 // The SDK builds instructions from web3.js (CommonJS) PublicKey instances; load the same copy it uses.
 const { PublicKey } = createRequire(import.meta.url)('@solana/web3.js') as typeof import('@solana/web3.js');
@@ -219,4 +221,11 @@ test('swapInstruction equals the SDK v2 builders (keys, flags, data)', () => {
       assert.equal(ours.data[0], mode === 'ExactIn' ? 16 : 17);
     }
   }
+});
+
+test('capabilities: accountsPerSwap is the account count of the built swap instructions; exact-out both ways', () => {
+  const s = setup();
+  const counts = swapAccountCounts(adapter as DexAdapter, [{ desc: s.desc, accounts: s.fx.accounts }]);
+  assert.ok(counts.every((n) => n === adapter.accountsPerSwap), `${counts.join(',')} vs ${adapter.accountsPerSwap}`);
+  assert.deepEqual([adapter.exactOut, adapter.exactOutBToA, adapter.dynamicAccounts, adapter.unidirectional], [true, true, false, false]);
 });

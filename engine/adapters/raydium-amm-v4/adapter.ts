@@ -50,6 +50,12 @@ function decodePool(address: string, data: Uint8Array): PoolDescriptor | null {
 /** The Raydium AMM v4 adapter. Token A/B are the pool's coin/pc; `aToB` is Coin2PC. */
 export const raydiumAmmV4Adapter: DexAdapter<AmmV4State> = {
   dex: 'raydium-amm-v4',
+  // swap_base_in_v2 / swap_base_out_v2: exact either way; 8 accounts, fixed.
+  exactOut: true,
+  exactOutBToA: true,
+  accountsPerSwap: 8,
+  dynamicAccounts: false,
+  unidirectional: false,
   // A swap writes the AMM account (swap totals) and both vaults.
   swapWrites: (d) => [d.address, d.dependencies[0]!, d.dependencies[1]!],
   programId: AMM_V4_PROGRAM_ID,

@@ -13,6 +13,8 @@ import { CPMM_STATUS_NOT_OPEN, CPMM_STATUS_OK, CPMM_STATUS_SWAP_DISABLED } from 
 import { SWAP_BASE_INPUT_DISCRIMINATOR, SWAP_BASE_OUTPUT_DISCRIMINATOR } from './instruction.js';
 import { type CpmmFixtureOptions, cpmmFixture, testClock, testKey } from './testing/test-fixture.js';
 import { emptyRecord } from '../testing/record-helpers.js';
+import { swapAccountCounts } from '../testing/swap-account-counts.js';
+import type { DexAdapter } from '../types.js';
 
 // The SDK builds instructions from web3.js (CommonJS) PublicKey instances; load the same copy it uses.
 const { PublicKey } = createRequire(import.meta.url)('@solana/web3.js') as typeof import('@solana/web3.js');
@@ -240,4 +242,11 @@ test('execute never changes the accounts it is given, also when they are Node Bu
   const r = adapter.execute(desc, accounts, true, 1_000_000n, 'ExactIn', testClock());
   assert.ok(r.writes.length > 0);
   for (const [k, v] of accounts) assert.ok(Buffer.from(v).equals(before.get(k)!), `${k} changed in place`);
+});
+
+test('capabilities: accountsPerSwap is the account count of the built swap instructions; exact-out both ways', () => {
+  const counts = swapAccountCounts(adapter as DexAdapter, [setup()].map((s) => ({ desc: s.desc, accounts: s.fx.accounts })));
+  assert.equal(Math.max(...counts), adapter.accountsPerSwap);
+  assert.ok(counts.every((n) => n === adapter.accountsPerSwap), 'fixed account list');
+  assert.deepEqual([adapter.exactOut, adapter.exactOutBToA, adapter.dynamicAccounts, adapter.unidirectional], [true, true, false, false]);
 });

@@ -59,6 +59,12 @@ function decodePool(address: string, data: Uint8Array): PoolDescriptor | null {
 /** The Raydium CPMM adapter. Token A/B are the pool's token 0/1; `aToB` is ZeroForOne. */
 export const raydiumCpmmAdapter: DexAdapter<CpmmState> = {
   dex: 'raydium-cpmm',
+  // swap_base_input / swap_base_output: exact either way; 13 accounts, fixed.
+  exactOut: true,
+  exactOutBToA: true,
+  accountsPerSwap: 13,
+  dynamicAccounts: false,
+  unidirectional: false,
   // A swap writes the pool state (fees, observation index) and both vaults.
   swapWrites: (d) => [d.address, d.dependencies[1]!, d.dependencies[2]!],
   programId: CPMM_PROGRAM_ID,

@@ -13,6 +13,8 @@ import { bn, loadSdk, sdkArgs, sdkLaunch } from './testing/sdk-oracle.js';
 import { LAUNCHLAB_STATUS_BAD_FEE, LAUNCHLAB_STATUS_MIGRATE, LAUNCHLAB_STATUS_MIGRATED, LAUNCHLAB_STATUS_OK } from './state.js';
 import { type LaunchlabFixtureOptions, launchlabFixture, testClock, testKey } from './testing/test-fixture.js';
 import { emptyRecord } from '../testing/record-helpers.js';
+import { swapAccountCounts } from '../testing/swap-account-counts.js';
+import type { DexAdapter } from '../types.js';
 
 const { PublicKey } = createRequire(import.meta.url)('@solana/web3.js') as typeof import('@solana/web3.js');
 
@@ -187,4 +189,11 @@ test('swapInstruction equals the SDK builders (keys, flags, data) and decodes wi
       assert.deepEqual([args.amount!.toString(), args.threshold!.toString(), args.shareFeeRate!.toString()], ['1000001', '999', '0']);
     }
   }
+});
+
+test('capabilities: accountsPerSwap is the account count of the built swap instructions; exact-out both ways', () => {
+  const s = setup();
+  const counts = swapAccountCounts(adapter as DexAdapter, [{ desc: s.desc, accounts: s.fx.accounts }]);
+  assert.ok(counts.every((n) => n === adapter.accountsPerSwap), `${counts.join(',')} vs ${adapter.accountsPerSwap}`);
+  assert.deepEqual([adapter.exactOut, adapter.exactOutBToA, adapter.dynamicAccounts, adapter.unidirectional], [true, true, false, false]);
 });

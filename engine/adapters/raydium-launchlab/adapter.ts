@@ -57,6 +57,12 @@ function decodePool(address: string, data: Uint8Array): PoolDescriptor | null {
 /** The Raydium LaunchLab adapter. `aToB` is a sell of the launched token; quotes use share fee rate 0. */
 export const raydiumLaunchlabAdapter: DexAdapter<LaunchlabState> = {
   dex: 'raydium-launchlab',
+  // buy_exact_out / sell_exact_out; 18 accounts, fixed.
+  exactOut: true,
+  exactOutBToA: true,
+  accountsPerSwap: 18,
+  dynamicAccounts: false,
+  unidirectional: false,
   programId: LAUNCHLAB_PROGRAM_ID,
   poolFilters: LAUNCHLAB_POOL_FILTERS,
   auxFilters: LAUNCHLAB_AUX_FILTERS,

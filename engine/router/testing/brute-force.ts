@@ -1,9 +1,12 @@
 /**
  * Test support: the reference of the route search. Every route of up to 3 hops through distinct mints over a
  * universe's usable pools, each confirmed by chaining the adapters' exact quotes on the pools' record images
- * (not the slab), with the search's exact-out rule (each leg delivers exactly what the next one takes).
+ * (not the slab), with the search's exact-out rules (each leg delivers exactly what the next one takes, in a
+ * direction its adapter declares exact-out) and, when given, its `maxAccounts` rule (route-accounts.ts).
  */
+import { accountsPerSwapOf, quotesExactOut } from '../../adapters/capabilities.js';
 import type { QuoteResult, SwapMode } from '../../adapters/types.js';
+import { routeAccounts } from '../route-accounts.js';
 import type { Universe, UniversePool } from './random-universe.js';
 
 /** One brute-force route: its pools and the exact amounts. */
@@ -20,14 +23,21 @@ export function usablePool(p: UniversePool, oldestMs: number): boolean {
 
 /** The exact quote of one leg, or null when it is not OK (or not exact for ExactOut). */
 export function exactLeg(p: UniversePool, from: number, amount: bigint, mode: SwapMode): QuoteResult | null {
+  if (mode === 'ExactOut' && !quotesExactOut(p.adapter, p.mintA === from)) return null;
+  if (p.mintA !== from && p.adapter.unidirectional === true) return null;
   const q = p.adapter.quote(p.adapter.fromRecord(p.fields), p.mintA === from, amount, mode);
   if (q.status !== 'OK' || q.inAmount <= 0n || q.outAmount <= 0n) return null;
   if (mode === 'ExactOut' && q.outAmount !== amount) return null;
   return q;
 }
 
-/** Every confirmed route of up to `maxHops` from `input` to `output`. */
-export function bruteForceRoutes(u: Universe, input: number, output: number, amount: bigint, mode: SwapMode, oldestMs: number, maxHops = 3): BruteRoute[] {
+/** The accounts of a route over `pools` (its legs' `accountsPerSwap` plus the transaction overhead). */
+export function bruteRouteAccounts(pools: readonly UniversePool[]): number {
+  return routeAccounts(pools.reduce((n, p) => n + accountsPerSwapOf(p.adapter), 0));
+}
+
+/** Every confirmed route of up to `maxHops` from `input` to `output` (within `maxAccounts` when given). */
+export function bruteForceRoutes(u: Universe, input: number, output: number, amount: bigint, mode: SwapMode, oldestMs: number, maxHops = 3, maxAccounts = Infinity): BruteRoute[] {
   const usable = u.pools.filter((p) => usablePool(p, oldestMs));
   const paths: { pools: UniversePool[]; mints: number[] }[] = [];
   const walk = (pools: UniversePool[], mints: number[]): void => {
@@ -47,6 +57,7 @@ export function bruteForceRoutes(u: Universe, input: number, output: number, amo
   walk([], [input]);
   const out: BruteRoute[] = [];
   for (const { pools, mints } of paths) {
+    if (bruteRouteAccounts(pools) > maxAccounts) continue;
     const n = pools.length;
     const quotes: QuoteResult[] = [];
     let ok = true;
