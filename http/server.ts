@@ -3,6 +3,7 @@
  * and price fan-out, CORS, the 404 fallback, and a graceful close.
  */
 import type { QuoteService } from '../engine/services/quote-service.js';
+import type { QuoteStreams } from '../engine/services/quote-stream.js';
 import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import type { PriceService } from '../engine/services/price-service-types.js';
 import { AnonymousCache } from './anon-cache.js';
@@ -53,6 +54,8 @@ export interface ServerOptions {
   readonly health?: HealthDeps;
   /** The quote service (absent: the quote routes answer 501). */
   readonly quotes?: QuoteService;
+  /** The quote streams (with `quotes`: GET /v1/quote/stream; absent: it answers 501). */
+  readonly quoteStreams?: QuoteStreams;
   /** How long `close()` waits for in-flight requests before dropping connections; default 5000 ms. */
   readonly shutdownGraceMs?: number;
 }
@@ -95,6 +98,7 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
     points: opts.points,
     ...(opts.health ? { health: opts.health } : {}),
     ...(opts.quotes ? { quotes: opts.quotes } : {}),
+    ...(opts.quoteStreams ? { quoteStreams: { streams: opts.quoteStreams, hub } } : {}),
     ...(opts.anonCacheTtlMs === undefined ? {} : { anonCacheTtlMs: opts.anonCacheTtlMs }),
   });
   for (const r of routes) mountRoute(app, r, { stages, hub, tracker });

@@ -7,6 +7,7 @@ import { connectRedis } from '../engine/limits/redis-connection.js';
 import { MemoryQuoteStore } from '../engine/quotes/memory-quote-store.js';
 import { RedisQuoteStore } from '../engine/quotes/redis-quote-store.js';
 import { QuoteService } from '../engine/services/quote-service.js';
+import { QuoteStreams } from '../engine/services/quote-stream.js';
 import { ADAPTERS_BY_DEX_INDEX } from '../engine/adapters/by-dex-index.js';
 import { Catalog } from '../engine/catalog/catalog.js';
 import { loadCatalogTokens } from '../engine/catalog/load.js';
@@ -54,6 +55,8 @@ export interface RunningService {
   reconcilePoints(): Promise<unknown>;
   /** Stream slots held by a key across all instances (tests, metrics); 0 for an unknown key. */
   streamSlotsHeld(apiKey: string): Promise<number>;
+  /** The quote streams (tests read their counters: an idle stream does no route work). */
+  readonly quoteStreams: QuoteStreams;
   /** Resolves when the startup snapshot is loaded. */
   readonly ready: Promise<void>;
   close(): Promise<void>;
@@ -112,6 +115,13 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
   const quoteRedis = cfg.redisUrl ? connectRedis(cfg.redisUrl, { keyPrefix: cfg.redisKeyPrefix, commandTimeoutMs: 1000 }) : null;
   const quoteStore = quoteRedis ? new RedisQuoteStore(quoteRedis.redis) : new MemoryQuoteStore();
   const quotes = new QuoteService({ route: (t) => quotePool.route(t), store: quoteStore, poolCount: () => priceService.poolCount() });
+  // The streams watch the records of the pools each search read, in the slab itself: no message per change.
+  const quoteStreams = new QuoteStreams({
+    quote: (input) => quotes.streamQuote(input),
+    writeSeq: (pool) => slab.writeSeq(pool),
+    generation: () => slab.generation(),
+    onError: (e) => log.warn('quote stream recompute failed', { err: e }),
+  });
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((r) => (markReady = r));
   const ingest = startIngestWorker(
@@ -164,6 +174,8 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     observe,
     points: (id) => pointsView(store, id),
     quotes,
+    quoteStreams,
+    heartbeatMs: cfg.sseHeartbeatMs,
     health: {
       feed: () => ingest.feed(),
       bounds: { maxSlotLag: cfg.healthMaxSlotLag, maxUpdateAgeMs: cfg.healthMaxUpdateAgeMs, maxChainAgeMs: cfg.healthMaxUpdateAgeMs },
@@ -189,6 +201,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     store,
     keys,
     adminUrl: admin.url,
+    quoteStreams,
     ready,
     flushUsage: async () => {
       await usage.flush();
@@ -200,6 +213,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     },
     async close(): Promise<void> {
       await server.close();
+      quoteStreams.close();
       admin.close();
       clearAdminEndpoint(cfg.dataDir, process.pid);
       // Why this order: the last usage counts reach the store before it closes (nothing accepted is lost).

@@ -9,7 +9,7 @@ import type { FeedStatus } from '../engine/ingest/feed-status.js';
 import type { PriceEntry } from '../engine/router/price-types.js';
 
 /** Version of the task protocol; bump on any change of a task or result shape. */
-export const TASK_PROTOCOL_VERSION = 2;
+export const TASK_PROTOCOL_VERSION = 3;
 
 /** A token to price: the label shown and the canonical mint. */
 export interface PriceItem {
@@ -50,6 +50,8 @@ export interface RouteTask {
   readonly restrictIntermediateTokens: boolean;
   /** Epoch ms past which the search answers ROUTE_TIMEOUT. */
   readonly deadlineEpochMs: number;
+  /** Answer the pools the search read with their write sequences (`RouteAnswer.watch`; the quote stream). */
+  readonly collectPools?: boolean;
 }
 
 /** Every task. */

@@ -30,7 +30,19 @@ export interface RouteWire {
   readonly confirmed: boolean;
 }
 
-/** Routes best first, or why none; `contextSlot` is the processed slot the slabs held at the search. */
+/**
+ * The pools a search read (slab indices) with each record's write sequence from before the search read it: the
+ * quote stream recomputes only when one of them moved (`PoolSlab.writeSeq`). Parallel arrays.
+ */
+export interface RouteWatchWire {
+  readonly pools: readonly number[];
+  readonly seqs: readonly number[];
+}
+
+/**
+ * Routes best first, or why none; `contextSlot` is the processed slot the slabs held at the search. `watch` only
+ * when the task asked for it (`collectPools`).
+ */
 export type RouteAnswer =
-  | { readonly ok: true; readonly routes: readonly RouteWire[]; readonly contextSlot: bigint }
+  | { readonly ok: true; readonly routes: readonly RouteWire[]; readonly contextSlot: bigint; readonly watch?: RouteWatchWire }
   | { readonly ok: false; readonly code: 'NO_ROUTE' | 'ROUTE_TIMEOUT'; readonly message: string; readonly contextSlot: bigint };
