@@ -6,6 +6,7 @@
 import { connectRedis } from '../engine/limits/redis-connection.js';
 import { MemoryQuoteStore } from '../engine/quotes/memory-quote-store.js';
 import { RedisQuoteStore } from '../engine/quotes/redis-quote-store.js';
+import type { QuoteStore } from '../engine/quotes/quote-store.js';
 import { QuoteService } from '../engine/services/quote-service.js';
 import { QuoteStreams } from '../engine/services/quote-stream.js';
 import { ADAPTERS_BY_DEX_INDEX } from '../engine/adapters/by-dex-index.js';
@@ -55,6 +56,8 @@ export interface RunningService {
   reconcilePoints(): Promise<unknown>;
   /** Stream slots held by a key across all instances (tests, metrics); 0 for an unknown key. */
   streamSlotsHeld(apiKey: string): Promise<number>;
+  /** Where quotes are kept under their ids for the build step (tests look frames up). */
+  readonly quoteStore: QuoteStore;
   /** The quote streams (tests read their counters: an idle stream does no route work). */
   readonly quoteStreams: QuoteStreams;
   /** Resolves when the startup snapshot is loaded. */
@@ -201,6 +204,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     store,
     keys,
     adminUrl: admin.url,
+    quoteStore,
     quoteStreams,
     ready,
     flushUsage: async () => {

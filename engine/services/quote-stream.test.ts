@@ -170,16 +170,27 @@ test('only the initial quote can fail the stream: later 404s and 504s and throws
   await t.advance(200);
   await t.advance(200);
   assert.equal(f.calls, 4, 'a timeout says nothing about the pools: the next tick retries');
-  f.fail = null;
-  f.throws = true;
+  // A later EXCEEDED_SLIPPAGE read pools: they become the watched set.
+  f.fail = 'EXCEEDED_SLIPPAGE';
+  f.pools = [7];
+  f.write(0);
   await t.advance(200);
   assert.equal(f.calls, 5);
+  f.write(0);
+  await t.advance(400);
+  assert.equal(f.calls, 5, 'pool 0 no longer watched');
+  f.fail = null;
+  f.pools = [0, 1, 2];
+  f.throws = true;
+  f.write(7);
+  await t.advance(200);
+  assert.equal(f.calls, 6);
   f.throws = false;
   f.out = 2_000_000n;
   await t.advance(200);
-  assert.equal(f.calls, 6, 'a thrown search (the 503 case) is retried too');
+  assert.equal(f.calls, 7, 'a thrown search (the 503 case) is retried too');
   assert.equal(frames.length, 1, 'the stream stayed open and sends the next good quote');
-  assert.equal(handle.counters.dropped, 4);
+  assert.equal(handle.counters.dropped, 5);
 });
 
 test('a stream never overlaps its own recompute; a closed stream sends nothing and stops the timer', async () => {

@@ -229,21 +229,21 @@ export class QuoteStreams {
       .then(async (q) => {
         if (s.closed) return;
         s.generation = generation;
-        const o = q.outcome;
-        if (!o.ok) {
-          // The spec: a later 404 or 504 is dropped silently; a timeout says nothing about the pools, so retry.
-          s.seqs = before;
-          if (o.code === 'ROUTE_TIMEOUT') s.retry = true;
-          this.count(s, 'dropped');
-          return;
-        }
         if (q.watch !== null) {
           s.pools = q.watch.pools;
           s.seqs = q.watch.seqs;
         } else {
           s.seqs = before;
-          s.retry = true;
         }
+        const o = q.outcome;
+        if (!o.ok) {
+          // The spec: a later 404 or 504 is dropped silently; a timeout says nothing about the pools, so retry.
+          if (o.code === 'ROUTE_TIMEOUT') s.retry = true;
+          this.count(s, 'dropped');
+          return;
+        }
+        // A quote without the pools its search read cannot be watched: check again at the next tick.
+        if (q.watch === null) s.retry = true;
         const amount = watchedAmount(o.body);
         if (!movedEnough(s.last, amount, s.minMove)) {
           this.count(s, 'held');
@@ -260,7 +260,8 @@ export class QuoteStreams {
         // The spec's transient 503 (a worker gone, the store down): dropped; the next check tries again.
         s.retry = true;
         this.count(s, 'dropped');
-        this.deps.onError?.(e);
+        // A stream closed meanwhile (the service shutting down its workers) has nothing to report.
+        if (!s.closed) this.deps.onError?.(e);
       })
       .finally(() => {
         s.busy = false;

@@ -52,6 +52,7 @@ test('bad parameters are a plain 400 before the stream opens, naming the paramet
   for (const [q, field] of [
     [`${PAIR}&tickHz=abc`, 'tickHz'],
     [`${PAIR}&tickHz=`, null],
+    [`${PAIR}&minMoveBps=`, null],
     [`${PAIR}&tickHz=Infinity`, 'tickHz'],
     [`${PAIR}&minMoveBps=-1`, 'minMoveBps'],
     [`${PAIR}&minMoveBps=x`, 'minMoveBps'],
@@ -64,12 +65,12 @@ test('bad parameters are a plain 400 before the stream opens, naming the paramet
   ] as const) {
     const ctx = createRequestContext({ path: '/v1/quote/stream', rawQuery: q });
     if (field === null) {
-      assert.ok(isStreamReply(await route.handler(ctx)), `${q}: an empty tickHz is the default`);
+      assert.ok(isStreamReply(await route.handler(ctx)), `${q}: an empty value is the default`);
       continue;
     }
     await assert.rejects(Promise.resolve(route.handler(ctx)), (e: unknown) => isApiError(e) && e.code === 'INVALID_REQUEST' && e.message.includes(field), q);
   }
-  assert.equal(fake.calls, 1, 'only the valid request searched');
+  assert.equal(fake.calls, 2, 'only the valid requests searched');
 });
 
 test('the first frame is the quote, computed on connect; a move sends a new frame; the heartbeat reaches the stream', async () => {

@@ -61,7 +61,8 @@ function failure(start: Extract<QuoteStreamStart, { ok: false }>): ApiError {
 async function connect(svc: PriceService, streams: QuoteStreams, hub: SseHub, parse: QuoteRequestContext, ctx: RequestContext): Promise<StreamReply> {
   const q = parseQuoteRequest(rawFromQuery(ctx.query), parse);
   const tickHz = tickHzParam(ctx.query);
-  const minMoveBps = numberParam(ctx.query, 'minMoveBps', DEFAULT_MIN_MOVE_BPS, 0, MAX_MIN_MOVE_BPS);
+  // An empty value is the default, as for every other parameter of the quote request.
+  const minMoveBps = ctx.query.get('minMoveBps') === '' ? DEFAULT_MIN_MOVE_BPS : numberParam(ctx.query, 'minMoveBps', DEFAULT_MIN_MOVE_BPS, 0, MAX_MIN_MOVE_BPS);
   const inputMint = q.input.mint;
   const outputMint = q.output.mint;
   if (!svc.ready()) {
