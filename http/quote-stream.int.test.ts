@@ -103,7 +103,9 @@ test('a swap on a pool the route uses moves the price: a new frame with a new qu
   const q2 = e.data as Frame;
   assert.ok(BigInt(q2.bestRoute.outputAmount) > BigInt(q1.bestRoute.outputAmount), `${q2.bestRoute.outputAmount} > ${q1.bestRoute.outputAmount}`);
   assert.notEqual(q2.quoteId, q1.quoteId);
-  assert.ok(q2.contextSlot >= Number(out.slot), 'the frame was computed on the swapped state');
+  // Why not against the swap's slot: ingest advances the processed slot on the slot stream, which may come after
+  // the account writes that triggered the recompute.
+  assert.ok(q2.contextSlot >= q1.contextSlot, 'the processed slot never goes back');
   assert.ok(q2.expiresAt > q1.expiresAt);
   assert.equal((await sut.svc.quoteStore.take(q2.quoteId, Date.now())).status, 'ok', 'the new frame is stored too');
   s.close();
