@@ -65,7 +65,8 @@ const TABLE: readonly Row[] = [
   R('GET', '/v1/balances', 'key', false),
   // Built: the sample signature is well-formed and unknown to the localnet: 200 not_found.
   R('GET', '/v1/tx/:signature', 'key', false, () => 200),
-  R('GET', '/v1/quote/stream', 'key', true, NB, true),
+  // Built: an authorised connect with a valid pair opens the stream (its first frame is the quote).
+  R('GET', '/v1/quote/stream', 'key', true, () => 200, true),
   R('GET', '/v1/stream/prices', 'key', true, () => 200, true),
   R('GET', '/v1/stream/pools', 'key', true, NB, true),
   R('GET', '/v1/stream/accounts', 'key', true, NB, true),
@@ -106,6 +107,7 @@ const SAMPLE: Readonly<Record<string, string>> = {
 const QUERY: Readonly<Record<string, string>> = {
   '/v1/prices': 'tokens=SOL',
   '/v1/stream/prices': 'tokens=SOL',
+  '/v1/quote/stream': 'inputMint=SOL&outputMint=USDC&amount=1000000',
   '/v1/portfolio/pnl': `wallets=${WALLET}`,
   '/v1/stream/portfolio/pnl': `wallets=${WALLET}`,
 };

@@ -60,6 +60,8 @@ export interface ServiceConfig {
   readonly pointsReconcileMs: number;
   /** Points program phase written in api_usage events. */
   readonly pointsPhase: string;
+  /** SSE heartbeat period of every stream route (15000, the spec's; shorter only in tests). */
+  readonly sseHeartbeatMs: number;
 }
 
 function dataDirOf(env: NodeJS.ProcessEnv): string {
@@ -123,5 +125,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     usageFlushMs: int(env, 'USAGE_FLUSH_MS', 5000, 50),
     pointsReconcileMs: int(env, 'POINTS_RECONCILE_MS', 300_000, 100),
     pointsPhase: env.POINTS_PHASE ?? 'beta',
+    sseHeartbeatMs: int(env, 'SSE_HEARTBEAT_MS', 15_000, 10),
   };
 }

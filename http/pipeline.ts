@@ -127,7 +127,7 @@ export function runPipeline(route: RouteDef, ctx: RequestContext, stages: Pipeli
   let lease: SlotLease | null = null;
   const done = (o: PipelineOutcome): PipelineOutcome => {
     if (o.kind === 'reply' && lease !== null) lease.release();
-    stages.observe?.(ctx, route, o.kind === 'reply' ? o.status : 200);
+    stages.observe?.(ctx, route, o.kind === 'reply' ? o.status : (o.stream.status ?? 200));
     return o;
   };
   const fail = (e: unknown): PipelineOutcome => done(toErrorWire(e, route.name, ctx.path, extraHeaders));

@@ -74,7 +74,8 @@ const BURSTS: readonly Burst[] = [
   { category: 'prices', tier: 'free', method: 'GET', path: '/v1/prices?tokens=SOL,USDC', okStatus: 200 },
   { category: 'pools', tier: 'anonymous', method: 'GET', path: '/v1/pools/SOL', okStatus: 501 },
   { category: 'quote', tier: 'free', method: 'GET', path: '/v1/quote?inputMint=SOL&outputMint=USDC&amount=1000000', okStatus: 200 },
-  { category: 'quote-stream', tier: 'free', method: 'GET', path: '/v1/quote/stream', okStatus: 501 },
+  // The connect is counted before its parameters are checked: a connect without `amount` is a 400 that counts.
+  { category: 'quote-stream', tier: 'free', method: 'GET', path: '/v1/quote/stream?inputMint=SOL&outputMint=USDC', okStatus: 400 },
   { category: 'swap', tier: 'pro', method: 'POST', path: '/v1/swap/build', okStatus: 501 },
   { category: 'forensics', tier: 'starter', method: 'GET', path: `/v1/forensics/token/${WALLETS[1]}/asset`, okStatus: 501 },
   { category: 'portfolio', tier: 'free', method: 'GET', path: `/v1/portfolio/pnl?wallets=${WALLETS.join(',')}`, cost: 2, okStatus: 501 },

@@ -70,6 +70,11 @@ export interface StreamReply {
     readonly firstFrame: string;
     /** Called once the SSE client is registered; may start async work (snapshots). */
     open(client: SseClient): void;
+    /**
+     * The status the outcome observer records for this connect (default 200): a stream that opens only to send
+     * its terminal error (the quote stream's failed initial quote) reports that error's status.
+     */
+    readonly status?: number;
   };
 }
 

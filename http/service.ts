@@ -6,12 +6,14 @@
 import { connectRedis } from '../engine/limits/redis-connection.js';
 import { MemoryQuoteStore } from '../engine/quotes/memory-quote-store.js';
 import { RedisQuoteStore } from '../engine/quotes/redis-quote-store.js';
+import type { QuoteStore } from '../engine/quotes/quote-store.js';
 import { QuoteService } from '../engine/services/quote-service.js';
 import { openAttestation } from '../engine/services/attestation-service.js';
 import { TxStatusService } from '../engine/services/tx-status-service.js';
 import { SendService } from '../engine/services/send-service.js';
 import { Rebroadcaster } from '../engine/tx/rebroadcaster.js';
 import { RpcClient } from '../engine/chain/rpc-client.js';
+import { QuoteStreams } from '../engine/services/quote-stream.js';
 import { ADAPTERS_BY_DEX_INDEX } from '../engine/adapters/by-dex-index.js';
 import { Catalog } from '../engine/catalog/catalog.js';
 import { loadCatalogTokens } from '../engine/catalog/load.js';
@@ -59,6 +61,10 @@ export interface RunningService {
   reconcilePoints(): Promise<unknown>;
   /** Stream slots held by a key across all instances (tests, metrics); 0 for an unknown key. */
   streamSlotsHeld(apiKey: string): Promise<number>;
+  /** Where quotes are kept under their ids for the build step (tests look frames up). */
+  readonly quoteStore: QuoteStore;
+  /** The quote streams (tests read their counters: an idle stream does no route work). */
+  readonly quoteStreams: QuoteStreams;
   /** Resolves when the startup snapshot is loaded. */
   readonly ready: Promise<void>;
   close(): Promise<void>;
@@ -117,6 +123,13 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
   const quoteRedis = cfg.redisUrl ? connectRedis(cfg.redisUrl, { keyPrefix: cfg.redisKeyPrefix, commandTimeoutMs: 1000 }) : null;
   const quoteStore = quoteRedis ? new RedisQuoteStore(quoteRedis.redis) : new MemoryQuoteStore();
   const quotes = new QuoteService({ route: (t, signal) => quotePool.route(t, signal), store: quoteStore, poolCount: () => priceService.poolCount() });
+  // The streams watch the records of the pools each search read, in the slab itself: no message per change.
+  const quoteStreams = new QuoteStreams({
+    quote: (input) => quotes.streamQuote(input),
+    writeSeq: (pool) => slab.writeSeq(pool),
+    generation: () => slab.generation(),
+    onError: (e) => log.warn('quote stream recompute failed', { err: e }),
+  });
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((r) => (markReady = r));
   const ingest = startIngestWorker(
@@ -178,6 +191,8 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     // Why one retry and 5 s: a status check answers a waiting client; a slow node is reported as `error`, not waited on.
     txStatus: new TxStatusService(new RpcClient(cfg.rpcUrl, { retries: 1, timeoutMs: 5000 })),
     send: new SendService(sendRpc, rebroadcaster),
+    quoteStreams,
+    heartbeatMs: cfg.sseHeartbeatMs,
     health: {
       feed: () => ingest.feed(),
       bounds: { maxSlotLag: cfg.healthMaxSlotLag, maxUpdateAgeMs: cfg.healthMaxUpdateAgeMs, maxChainAgeMs: cfg.healthMaxUpdateAgeMs },
@@ -203,6 +218,8 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     store,
     keys,
     adminUrl: admin.url,
+    quoteStore,
+    quoteStreams,
     ready,
     flushUsage: async () => {
       await usage.flush();
@@ -215,6 +232,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     async close(): Promise<void> {
       await server.close();
       rebroadcaster.close();
+      quoteStreams.close();
       admin.close();
       clearAdminEndpoint(cfg.dataDir, process.pid);
       // Why this order: the last usage counts reach the store before it closes (nothing accepted is lost).

@@ -13,7 +13,7 @@ import type { PriceEntry } from '../engine/router/price-types.js';
  * version may ignore (RouteTask's `maxAccounts`, `cancelSlot`; a route answer's `CANCELLED`) are additions, not
  * changes: the pool and its workers are always the same build.
  */
-export const TASK_PROTOCOL_VERSION = 2;
+export const TASK_PROTOCOL_VERSION = 3;
 
 /** A token to price: the label shown and the canonical mint. */
 export interface PriceItem {
@@ -61,6 +61,8 @@ export interface RouteTask {
    * the search answers CANCELLED at its next deadline check (or at once). Absent: the task cannot be cancelled.
    */
   readonly cancelSlot?: number;
+  /** Answer the pools the search read with their write sequences (`RouteAnswer.watch`; the quote stream). */
+  readonly collectPools?: boolean;
 }
 
 /** Every task. */

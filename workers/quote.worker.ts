@@ -80,6 +80,7 @@ function route(task: RouteTask): RouteResult {
     nowMs,
     maxAccounts: task.maxAccounts,
     cancelled,
+    collectPools: task.collectPools === true,
   });
   if (!r.ok) return { v: TASK_PROTOCOL_VERSION, ok: false, code: r.code, message: r.message, contextSlot };
   const routes: RouteWire[] = r.routes.map((rt) => {
@@ -110,5 +111,6 @@ function route(task: RouteTask): RouteResult {
       confirmed,
     };
   });
-  return { v: TASK_PROTOCOL_VERSION, ok: true, routes, contextSlot };
+  if (r.watched === undefined) return { v: TASK_PROTOCOL_VERSION, ok: true, routes, contextSlot };
+  return { v: TASK_PROTOCOL_VERSION, ok: true, routes, contextSlot, watch: r.watched };
 }

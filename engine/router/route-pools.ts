@@ -29,6 +29,16 @@ function ensure(a: Int32Array<ArrayBuffer>, i: number, fill: number): Int32Array
   return next;
 }
 
+/**
+ * The pools a search read, each with its record's write sequence taken before the search first read it
+ * (`PoolSlab.writeSeq`): a reader that sees every sequence unchanged knows the search would read the same state
+ * (the quote stream's idle check). Parallel arrays.
+ */
+export interface WatchedPools {
+  readonly pools: number[];
+  readonly seqs: number[];
+}
+
 /** Which pools a search may use and how they connect (call {@link reset} per request). */
 export class RoutePools {
   /** Per pool: `epoch * 2 + usable` when checked during the current search. */
@@ -43,6 +53,8 @@ export class RoutePools {
   private view = 0;
   private oldestMs = 0;
   private exactOut = false;
+  /** The pools checked in this search, when the search collects them (see {@link watched}). */
+  private watch: WatchedPools | null = null;
 
   constructor(
     private readonly src: PoolSideSource,
@@ -51,10 +63,11 @@ export class RoutePools {
   ) {}
 
   /**
-   * Starts a search: slab view, DEX filter (null: every DEX), the oldest acceptable update time, and whether the
-   * search is ExactOut (then a leg is offered only in a direction its adapter quotes exact-out exactly).
+   * Starts a search: slab view, DEX filter (null: every DEX), the oldest acceptable update time, whether the
+   * search is ExactOut (then a leg is offered only in a direction its adapter quotes exact-out exactly), and
+   * `collect`: record every pool the search reads, with its write sequence (see {@link watched}).
    */
-  reset(view: number, allowedDex: ReadonlySet<number> | null, oldestMs: number, exactOut = false): void {
+  reset(view: number, allowedDex: ReadonlySet<number> | null, oldestMs: number, exactOut = false, collect = false): void {
     this.epoch++;
     if (this.epoch >= 0x3fffffff) {
       this.epoch = 1;
@@ -65,6 +78,16 @@ export class RoutePools {
     this.allowedDex = allowedDex;
     this.oldestMs = oldestMs;
     this.exactOut = exactOut;
+    this.watch = collect ? { pools: [], seqs: [] } : null;
+  }
+
+  /**
+   * Every pool this search read (each checked once, before any other read of it: every pool a candidate uses and
+   * every pool scanned for neighbours), with its write sequence from just before that first read; null unless
+   * `reset` was asked to collect.
+   */
+  watched(): WatchedPools | null {
+    return this.watch;
   }
 
   /** True when `pool` can trade in this search. */
@@ -79,6 +102,12 @@ export class RoutePools {
 
   private check(pool: number): boolean {
     const s = this.scratch;
+    // Why the sequence before the read: a write that lands after it moves it, so a watcher never misses a change
+    // the search did not see (a sequence read after the search could hide one that landed during it).
+    if (this.watch !== null) {
+      this.watch.pools.push(pool);
+      this.watch.seqs.push(this.src.slab.writeSeq(pool, this.view));
+    }
     if (!this.src.slab.readF64(pool, this.view, s)) return false;
     if (s.status !== 0 || (s.flags & FLAG_TRADABLE) === 0) return false;
     if (!(s.updatedAtMs >= this.oldestMs)) return false;

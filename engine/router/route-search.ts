@@ -61,7 +61,7 @@ export class RouteSearcher {
     if (inputMint === outputMint) return noRoute('input and output mints are the same');
     const maxHops = req.onlyDirectRoutes ? 1 : Math.max(1, Math.min(3, Math.floor(req.maxHops ?? 3)));
     const view = req.view ?? VIEW_LATEST;
-    this.pools.reset(view, this.dexFilter(req), (req.nowMs ?? Date.now()) - this.limits.maxPoolAgeMs, mode === 'ExactOut');
+    this.pools.reset(view, this.dexFilter(req), (req.nowMs ?? Date.now()) - this.limits.maxPoolAgeMs, mode === 'ExactOut', req.collectPools === true);
     const cands = enumerateCandidates(this.pools, this.inter, {
       input: inputMint,
       output: outputMint,
@@ -89,7 +89,8 @@ export class RouteSearcher {
     routes.sort((x, y) => compareRoutes(exactIn, x, y));
     const maxRoutes = Math.max(1, req.maxRoutes ?? this.limits.maxRoutes);
     if (routes.length > maxRoutes) routes.length = maxRoutes;
-    return { ok: true, routes };
+    const watched = this.pools.watched();
+    return watched === null ? { ok: true, routes } : { ok: true, routes, watched };
   }
 
   /** DEX indices allowed by `dexes` / `excludeDexes`, or null for every DEX. */

@@ -4,6 +4,7 @@
  */
 import type { SwapMode } from '../adapters/types.js';
 import type { DexId } from '../dex-ids.js';
+import type { WatchedPools } from './route-pools.js';
 
 /** One route search. Optional knobs default to {@link DEFAULT_ROUTE_LIMITS} and the values documented here. */
 export interface RouteRequest {
@@ -42,6 +43,8 @@ export interface RouteRequest {
    * Default: never.
    */
   readonly cancelled?: () => boolean;
+  /** Answer the pools the search read with their write sequences (`watched`; the quote stream). Default false. */
+  readonly collectPools?: boolean;
 }
 
 /** One leg of a route, with the amounts its exact quote produced. */
@@ -77,7 +80,12 @@ export type RouteFailureCode = 'NO_ROUTE' | 'ROUTE_TIMEOUT' | 'CANCELLED';
 
 /** The answer of a search: routes best first, or a typed failure (never an exception for expected outcomes). */
 export type RouteSearchResult =
-  | { readonly ok: true; readonly routes: readonly Route[] }
+  | {
+      readonly ok: true;
+      readonly routes: readonly Route[];
+      /** With `collectPools`: every pool the search read, with its write sequence before the read. */
+      readonly watched?: WatchedPools;
+    }
   | { readonly ok: false; readonly code: RouteFailureCode; readonly message: string };
 
 /** Caps of the search; every one documented in engine/router/README.md. */

@@ -31,9 +31,19 @@ export interface RouteWire {
 }
 
 /**
- * Routes best first, or why none; `contextSlot` is the processed slot the slabs held at the search. `CANCELLED`:
- * the request was abandoned (its client went away); nobody reads the answer and no quote is kept.
+ * The pools a search read (slab indices) with each record's write sequence from before the search read it: the
+ * quote stream recomputes only when one of them moved (`PoolSlab.writeSeq`). Parallel arrays.
+ */
+export interface RouteWatchWire {
+  readonly pools: readonly number[];
+  readonly seqs: readonly number[];
+}
+
+/**
+ * Routes best first, or why none; `contextSlot` is the processed slot the slabs held at the search. `watch` only
+ * when the task asked for it (`collectPools`). `CANCELLED`: the request was abandoned (its client went away);
+ * nobody reads the answer and no quote is kept.
  */
 export type RouteAnswer =
-  | { readonly ok: true; readonly routes: readonly RouteWire[]; readonly contextSlot: bigint }
+  | { readonly ok: true; readonly routes: readonly RouteWire[]; readonly contextSlot: bigint; readonly watch?: RouteWatchWire }
   | { readonly ok: false; readonly code: 'NO_ROUTE' | 'ROUTE_TIMEOUT' | 'CANCELLED'; readonly message: string; readonly contextSlot: bigint };

@@ -12,7 +12,7 @@
 import type { SwapMode } from '../adapters/types.js';
 import { DEX_IDS, type DexId } from '../dex-ids.js';
 import { QUOTE_TTL_MS, newQuoteId, type QuoteStore } from '../quotes/quote-store.js';
-import type { RouteAnswer, RouteWire } from '../router/route-wire.js';
+import type { RouteAnswer, RouteWatchWire, RouteWire } from '../router/route-wire.js';
 
 /** Default time a quote's route search may take before ROUTE_TIMEOUT. */
 export const DEFAULT_QUOTE_TIMEOUT_MS = 2000;
@@ -94,7 +94,21 @@ export type RouteAsk = Omit<QuoteInput, 'dexes' | 'excludeDexes' | 'swapMode' | 
   readonly dexes: readonly DexId[];
   readonly excludeDexes: readonly DexId[];
   readonly deadlineEpochMs: number;
+  /** Answer the pools the search read with their write sequences (the quote stream). */
+  readonly collectPools?: boolean;
 };
+
+/**
+ * A quote for the quote stream: the outcome, the pools its search read with their write sequences (null when the
+ * search answered none: a failure), and `commit`, which stores an ok quote under its id. Why separate: a stream
+ * recomputes often and sends few frames; only a frame it sends needs to be in the store for the build step.
+ */
+export interface StreamQuote {
+  readonly outcome: QuoteOutcome;
+  readonly watch: RouteWatchWire | null;
+  /** Stores the quote (ok outcomes; a no-op otherwise), exactly as `quote()` stores its answer. */
+  commit(): Promise<void>;
+}
 
 /** What the quote service needs. */
 export interface QuoteServiceDeps {
@@ -162,9 +176,22 @@ export class QuoteService {
 
   /** Searches, shapes and stores one quote; `signal` abandons it (outcome `CANCELLED`, nothing stored). */
   async quote(input: QuoteInput, signal?: AbortSignal): Promise<QuoteOutcome> {
+    const q = await this.compute(input, false, signal);
+    // Why check the signal again: an answer already on its way back when the client went away is not stored.
+    if (signal?.aborted) return ABANDONED;
+    await q.commit();
+    return q.outcome;
+  }
+
+  /** Searches and shapes one quote of the quote stream, with the pools to watch; stored only on `commit`. */
+  streamQuote(input: QuoteInput): Promise<StreamQuote> {
+    return this.compute(input, true);
+  }
+
+  private async compute(input: QuoteInput, collectPools: boolean, signal?: AbortSignal): Promise<StreamQuote> {
     const started = performance.now();
     const issuedAt = this.now();
-    if (signal?.aborted) return ABANDONED;
+    if (signal?.aborted) return { outcome: ABANDONED, watch: null, commit: async () => undefined };
     const answer = await this.deps.route({
       inputMint: input.inputMint,
       outputMint: input.outputMint,
@@ -177,15 +204,19 @@ export class QuoteService {
       restrictIntermediateTokens: input.restrictIntermediateTokens,
       maxAccounts: input.maxAccounts ?? undefined,
       deadlineEpochMs: issuedAt + this.timeoutMs,
+      ...(collectPools ? { collectPools } : {}),
     }, signal);
+    const noCommit = async (): Promise<void> => undefined;
     // Why check the signal too: an answer that was already on its way back when the client went away is discarded.
-    if (signal?.aborted || (!answer.ok && answer.code === 'CANCELLED')) return ABANDONED;
-    if (!answer.ok) return answer;
+    if (signal?.aborted || (!answer.ok && answer.code === 'CANCELLED')) return { outcome: ABANDONED, watch: null, commit: noCommit };
+    if (!answer.ok) return { outcome: { ok: false, code: answer.code, message: answer.message }, watch: null, commit: noCommit };
+    const watch = answer.watch ?? null;
     // The spec's EXCEEDED_SLIPPAGE: routes exist, but each moves the price by more than the caller tolerates.
     const within = answer.routes.filter((r) => r.priceImpactBps <= input.slippageBps);
     if (within.length === 0) {
       const least = Math.min(...answer.routes.map((r) => r.priceImpactBps));
-      return { ok: false, code: 'EXCEEDED_SLIPPAGE', message: `the least price impact of ${answer.routes.length} route(s) is ${least} bps, above slippageBps ${input.slippageBps}` };
+      const outcome: QuoteOutcome = { ok: false, code: 'EXCEEDED_SLIPPAGE', message: `the least price impact of ${answer.routes.length} route(s) is ${least} bps, above slippageBps ${input.slippageBps}` };
+      return { outcome, watch, commit: noCommit };
     }
     const best = within[0]!;
     const routes = within.map(routeBody);
@@ -210,11 +241,12 @@ export class QuoteService {
       timeTakenMs: Math.round((performance.now() - started) * 1000) / 1000,
     };
     // What the build step replays: the best route with its legs, the mode, the slippage bound, the slot.
-    await this.deps.store.put({
-      quoteId,
-      expiresAtMs: expiresAt,
-      payload: JSON.stringify({ swapMode: input.swapMode, slippageBps: input.slippageBps, otherAmountThreshold, contextSlot: body.contextSlot, route: routes[0] }),
-    });
-    return { ok: true, body };
+    const commit = (): Promise<void> =>
+      this.deps.store.put({
+        quoteId,
+        expiresAtMs: expiresAt,
+        payload: JSON.stringify({ swapMode: input.swapMode, slippageBps: input.slippageBps, otherAmountThreshold, contextSlot: body.contextSlot, route: routes[0] }),
+      });
+    return { outcome: { ok: true, body }, watch, commit };
   }
 }

@@ -217,3 +217,19 @@ test('create validates its bounds', () => {
   const empty = PoolSlab.create(0, 4);
   assert.equal(empty.addPool(addr(0), 0, 0, 0), 0, 'an empty slab grows on the first add');
 });
+
+test('writeSeq: moves on every write and confirmation of its own view only, seen from another thread', () => {
+  const slab = PoolSlab.create(4, 64);
+  const p = slab.addPool(addr(1), dexIndex('raydium-cpmm'), 1, 2);
+  const reader = otherThread(slab);
+  const latest0 = reader.writeSeq(p);
+  const confirmed0 = reader.writeSeq(p, VIEW_CONFIRMED);
+  slab.write(p, VIEW_LATEST, fields(1), 10n, 1000, false);
+  const latest1 = reader.writeSeq(p);
+  assert.notEqual(latest1, latest0);
+  assert.equal(latest1 & 1, 0, 'even once the write is done');
+  assert.equal(reader.writeSeq(p, VIEW_CONFIRMED), confirmed0, 'the other view is untouched');
+  slab.setConfirmed(p, VIEW_LATEST, true);
+  assert.notEqual(reader.writeSeq(p), latest1);
+  throwsCode(() => reader.writeSeq(p + 1), 'SLAB_NO_SUCH_POOL');
+});

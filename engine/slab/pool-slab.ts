@@ -428,6 +428,18 @@ export class PoolSlab {
     return (flags & FLAG_WRITTEN) !== 0;
   }
 
+  /**
+   * The write sequence of one view's record: it moves on every `write` and `setConfirmed` of that view (odd while a
+   * write is in flight), so a reader that kept the value it saw can tell, with one atomic load and no message,
+   * whether the record was written since (the quote stream's idle check). Throws `SLAB_NO_SUCH_POOL` for a pool not
+   * allocated.
+   */
+  writeSeq(pool: number, view: number = VIEW_LATEST): number {
+    this.checkPool(pool, view);
+    // Why Atomics.load: the writer publishes the word with Atomics.store (seqlock.ts); a plain load could be stale.
+    return Atomics.load(this.i32, (recordOffset(pool, view) >> 2) + R32_SEQ);
+  }
+
   /** DEX index of a pool (`DEX_IDS` order). */
   poolDex(pool: number): number {
     // No seqlock: the identity fields are written once, before addPool publishes the pool with an Atomics.store of

@@ -6,6 +6,7 @@
  * route exists is the search's business (404 `NO_ROUTE`), not the parser's.
  */
 import type { ResolvedToken } from '../../engine/services/price-service-types.js';
+import type { QuoteInput } from '../../engine/services/quote-service.js';
 import { ApiError } from '../errors.js';
 
 /** The quote stream's default slippage (the spec's table); the REST quote defaults to {@link DEFAULT_SLIPPAGE_BPS}. */
@@ -159,4 +160,21 @@ export function rawFromQuery(query: URLSearchParams): RawQuoteRequest {
     out[k] = v;
   }
   return out;
+}
+
+/** The quote service's input of a parsed request. */
+export function quoteInputOf(q: QuoteRequest): QuoteInput {
+  return {
+    inputMint: q.input.mint,
+    outputMint: q.output.mint,
+    amount: q.amount,
+    swapMode: q.swapMode,
+    slippageBps: q.slippageBps,
+    maxHops: q.maxHops,
+    onlyDirectRoutes: q.onlyDirectRoutes,
+    dexes: q.dexes,
+    excludeDexes: q.excludeDexes,
+    restrictIntermediateTokens: q.restrictIntermediateTokens,
+    maxAccounts: q.maxAccounts,
+  };
 }

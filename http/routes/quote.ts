@@ -11,7 +11,7 @@ import type { PriceService } from '../../engine/services/price-service-types.js'
 import { ApiError } from '../errors.js';
 import type { RequestContext, Reply } from '../request-context.js';
 import type { RouteDef } from '../route.js';
-import { parseQuoteRequest, rawFromBody, rawFromQuery, type QuoteRequestContext, type RawQuoteRequest } from './quote-request.js';
+import { parseQuoteRequest, quoteInputOf, rawFromBody, rawFromQuery, type QuoteRequestContext, type RawQuoteRequest } from './quote-request.js';
 import { requireReady } from './warm-gate.js';
 
 /** Largest quote request body (a JSON object of a dozen short fields). */
@@ -21,19 +21,7 @@ async function answer(svc: PriceService, quotes: QuoteService, parse: QuoteReque
   requireReady(svc);
   const q = parseQuoteRequest(raw, parse);
   const echo = { inputMint: q.input.mint, outputMint: q.output.mint };
-  const out = await quotes.quote({
-    inputMint: q.input.mint,
-    outputMint: q.output.mint,
-    amount: q.amount,
-    swapMode: q.swapMode,
-    slippageBps: q.slippageBps,
-    maxHops: q.maxHops,
-    onlyDirectRoutes: q.onlyDirectRoutes,
-    dexes: q.dexes,
-    excludeDexes: q.excludeDexes,
-    restrictIntermediateTokens: q.restrictIntermediateTokens,
-    maxAccounts: q.maxAccounts,
-  }, signal);
+  const out = await quotes.quote(quoteInputOf(q), signal);
   if (!out.ok) {
     // Why 503 (not logged): the client is gone, so the pipeline writes nothing; this only ends the request's promise.
     if (out.code === 'CANCELLED') throw new ApiError('SERVICE_UNAVAILABLE', 'Request abandoned', { details: out.message, extra: echo });

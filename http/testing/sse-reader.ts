@@ -25,8 +25,14 @@ export interface SseReader {
   text(): Promise<string>;
 }
 
-/** Opens `url` and parses it as an event stream (heartbeats are skipped). */
-export async function openSse(url: string, headers: Record<string, string> = {}): Promise<SseReader> {
+/** Options of {@link openSse}. */
+export interface OpenSseOptions {
+  /** Keep `heartbeat` events (default: skipped). */
+  readonly heartbeats?: boolean;
+}
+
+/** Opens `url` and parses it as an event stream (heartbeats are skipped unless asked for). */
+export async function openSse(url: string, headers: Record<string, string> = {}, opts: OpenSseOptions = {}): Promise<SseReader> {
   const ac = new AbortController();
   const res = await fetch(url, { headers, signal: ac.signal });
   const buffered: SseEvent[] = [];
@@ -53,7 +59,7 @@ export async function openSse(url: string, headers: Record<string, string> = {})
             if (line.startsWith('event: ')) event = line.slice(7);
             else if (line.startsWith('data: ')) data = data === null ? line.slice(6) : `${data}\n${line.slice(6)}`;
           }
-          if (data === null || event === 'heartbeat') continue;
+          if (data === null || (event === 'heartbeat' && opts.heartbeats !== true)) continue;
           buffered.push({ event, data: JSON.parse(data) as unknown });
           waiters.splice(0).forEach((w) => w());
         }

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { SeededRandom } from '../adapters/testing/seeded-random.js';
+import { VIEW_LATEST } from '../slab/pool-slab.js';
+import { RouteSearcher } from './route-search.js';
+import { addPool, emptyUniverse, randomUniverse, UNIVERSE_NOW_MS } from './testing/random-universe.js';
+
+test('collectPools: every pool of every route is watched once, with the sequence it had when read', () => {
+  let withRoutes = 0;
+  for (let seed = 1; seed <= 40; seed++) {
+    const u = randomUniverse(seed, 8, 30);
+    const s = new RouteSearcher(u.src);
+    const req = { inputMint: u.mints[0]!, outputMint: u.mints[1]!, amount: 10n ** 6n, mode: 'ExactIn' as const, nowMs: UNIVERSE_NOW_MS };
+    const plain = s.search(req);
+    assert.ok(!plain.ok || plain.watched === undefined, 'nothing collected unless asked');
+    const res = s.search({ ...req, collectPools: true });
+    if (!res.ok) continue;
+    withRoutes++;
+    const w = res.watched!;
+    assert.equal(w.pools.length, w.seqs.length);
+    assert.equal(new Set(w.pools).size, w.pools.length, 'each pool once');
+    for (const r of res.routes) for (const h of r.hops) assert.ok(w.pools.includes(h.pool), `hop pool ${h.pool} watched (seed ${seed})`);
+    w.pools.forEach((p, i) => assert.equal(w.seqs[i], u.src.slab.writeSeq(p, VIEW_LATEST), 'nothing written since the read'));
+    // A write to a watched record moves its sequence: what the quote stream looks for.
+    const p0 = w.pools[0]!;
+    u.src.slab.setConfirmed(p0, VIEW_LATEST, true);
+    assert.notEqual(u.src.slab.writeSeq(p0), w.seqs[0]);
+  }
+  assert.ok(withRoutes >= 10, `only ${withRoutes} searches had a route`);
+});
+
+/** A CPMM state with plain reserves and a 0.25% fee. */
+function cpmm(r: bigint): unknown {
+  return {
+    status: 0, reserve0: r, reserve1: r, vault0: r, vault1: r,
+    rates: { tradeFeeRate: 2500n, creatorFeeRate: 0n, protocolFeeRate: 0n, fundFeeRate: 0n },
+    creatorFeeOn: 0, openTime: 0n, poolStatusBits: 0, transferFee0: null, transferFee1: null, transferFeeChanges: false,
+  };
+}
+
+test('collectPools: a pool the search never reads (another pair, no path) is not watched', () => {
+  const rng = new SeededRandom(3);
+  const u = emptyUniverse(rng, 6);
+  const [sol, usdc, , x, y, z] = u.mints as [number, number, number, number, number, number];
+  const direct = addPool(u, rng, 'raydium-cpmm', cpmm(10n ** 12n), sol, usdc);
+  const elsewhere = addPool(u, rng, 'raydium-cpmm', cpmm(10n ** 12n), y, z);
+  addPool(u, rng, 'raydium-cpmm', cpmm(10n ** 12n), x, y);
+  const res = new RouteSearcher(u.src).search({ inputMint: sol, outputMint: usdc, amount: 1000n, mode: 'ExactIn', nowMs: UNIVERSE_NOW_MS, collectPools: true });
+  assert.ok(res.ok);
+  assert.ok(res.watched!.pools.includes(direct.pool));
+  assert.ok(!res.watched!.pools.includes(elsewhere.pool));
+});
