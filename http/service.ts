@@ -108,6 +108,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
   const slab = PoolSlab.create(cfg.slabInitialPools, cfg.slabMaxPools);
   const mints = MintTable.create(1024, Math.max(1024, cfg.slabMaxPools * 2));
   const changes = ChangeRing.create();
+  const changedCount = changeCounter(changes.sab);
   const catalog = new Catalog(loadCatalogTokens(cfg.catalogFile));
   const quotePool = new QuotePool({ poolSab: slab.sab, extSab: slab.ext.sab, mintSab: mints.sab, catalogFile: cfg.catalogFile, threads: cfg.quoteThreads });
   const priceService = new SlabPriceService({
@@ -117,7 +118,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     catalog,
     batchPricer: (tokens, optimistic) => quotePool.prices(tokens.map((t) => ({ token: t.token, mint: t.mint })), optimistic),
     batchThreshold: cfg.priceBatchThreshold,
-    changeCount: changeCounter(changes.sab),
+    changeCount: changedCount,
   });
   // Quote ids live in Redis when there is one (any instance builds a quote another issued), else in this process.
   const quoteRedis = cfg.redisUrl ? connectRedis(cfg.redisUrl, { keyPrefix: cfg.redisKeyPrefix, commandTimeoutMs: 1000 }) : null;
@@ -128,6 +129,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     quote: (input) => quotes.streamQuote(input),
     writeSeq: (pool) => slab.writeSeq(pool),
     generation: () => slab.generation(),
+    changes: changedCount,
     onError: (e) => log.warn('quote stream recompute failed', { err: e }),
   });
   let markReady: () => void = () => undefined;

@@ -55,6 +55,8 @@ export class RoutePools {
   private exactOut = false;
   /** The pools checked in this search, when the search collects them (see {@link watched}). */
   private watch: WatchedPools | null = null;
+  /** Parallel to `watch`: whether each checked pool was usable. */
+  private readonly checkedUsable: boolean[] = [];
 
   constructor(
     private readonly src: PoolSideSource,
@@ -79,15 +81,38 @@ export class RoutePools {
     this.oldestMs = oldestMs;
     this.exactOut = exactOut;
     this.watch = collect ? { pools: [], seqs: [] } : null;
+    this.checkedUsable.length = 0;
   }
 
   /**
-   * Every pool this search read (each checked once, before any other read of it: every pool a candidate uses and
-   * every pool scanned for neighbours), with its write sequence from just before that first read; null unless
-   * `reset` was asked to collect.
+   * The pools whose writes can change this search's answer, with each one's write sequence from just before the
+   * search first read it; null unless `reset` was asked to collect. Given the search's `candidates`: every pool of
+   * a mint pair some candidate trades (a write may reorder or replace the pools of that pair, the ones past
+   * `maxPoolsPerPair` included), and every pool found unusable (a write may make it usable and open a path). A
+   * usable pool of a pair no candidate trades is left out: its state cannot make a path (paths follow from the
+   * other pairs and the topology, whose generation the caller watches). Without `candidates`: every pool read.
    */
-  watched(): WatchedPools | null {
-    return this.watch;
+  watched(candidates?: readonly { readonly legs: readonly PoolLeg[] }[]): WatchedPools | null {
+    const w = this.watch;
+    if (w === null || candidates === undefined) return w;
+    const pairs = new Set<number>();
+    for (const c of candidates) for (const l of c.legs) pairs.add(this.pairKey(l.pool));
+    const out: WatchedPools = { pools: [], seqs: [] };
+    for (let i = 0; i < w.pools.length; i++) {
+      const pool = w.pools[i]!;
+      if (this.checkedUsable[i] === true && !pairs.has(this.pairKey(pool))) continue;
+      out.pools.push(pool);
+      out.seqs.push(w.seqs[i]!);
+    }
+    return out;
+  }
+
+  /** The unordered mint pair of `pool` as one number (mint ids stay below 2^26). */
+  private pairKey(pool: number): number {
+    this.loadMints(pool);
+    const x = this.mintA[pool]!;
+    const y = this.mintB[pool]!;
+    return x < y ? x * 67_108_864 + y : y * 67_108_864 + x;
   }
 
   /** True when `pool` can trade in this search. */
@@ -108,6 +133,12 @@ export class RoutePools {
       this.watch.pools.push(pool);
       this.watch.seqs.push(this.src.slab.writeSeq(pool, this.view));
     }
+    const ok = this.usableNow(pool, s);
+    if (this.watch !== null) this.checkedUsable.push(ok);
+    return ok;
+  }
+
+  private usableNow(pool: number, s: PoolF64Snapshot): boolean {
     if (!this.src.slab.readF64(pool, this.view, s)) return false;
     if (s.status !== 0 || (s.flags & FLAG_TRADABLE) === 0) return false;
     if (!(s.updatedAtMs >= this.oldestMs)) return false;
@@ -115,8 +146,8 @@ export class RoutePools {
     return this.src.adapters[s.dex] !== undefined;
   }
 
-  /** The mint of `pool` other than `mint`. */
-  private other(pool: number, mint: number): number {
+  /** Reads the mints of `pool` into the cache once (identity fields never change). */
+  private loadMints(pool: number): void {
     this.mintA = ensure(this.mintA, pool, -1);
     this.mintB = ensure(this.mintB, pool, -1);
     if (this.mintA[pool] === -1) {
@@ -124,6 +155,11 @@ export class RoutePools {
       this.mintA[pool] = m.mintA;
       this.mintB[pool] = m.mintB;
     }
+  }
+
+  /** The mint of `pool` other than `mint`. */
+  private other(pool: number, mint: number): number {
+    this.loadMints(pool);
     return this.mintA[pool] === mint ? this.mintB[pool]! : this.mintA[pool]!;
   }
 

@@ -89,7 +89,7 @@ export class RouteSearcher {
     routes.sort((x, y) => compareRoutes(exactIn, x, y));
     const maxRoutes = Math.max(1, req.maxRoutes ?? this.limits.maxRoutes);
     if (routes.length > maxRoutes) routes.length = maxRoutes;
-    const watched = this.pools.watched();
+    const watched = this.pools.watched(cands);
     return watched === null ? { ok: true, routes } : { ok: true, routes, watched };
   }
 

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { SeededRandom } from '../adapters/testing/seeded-random.js';
 import { VIEW_LATEST } from '../slab/pool-slab.js';
 import { RouteSearcher } from './route-search.js';
+import { DEFAULT_ROUTE_LIMITS } from './route-types.js';
 import { addPool, emptyUniverse, randomUniverse, UNIVERSE_NOW_MS } from './testing/random-universe.js';
 
 test('collectPools: every pool of every route is watched once, with the sequence it had when read', () => {
@@ -49,4 +50,23 @@ test('collectPools: a pool the search never reads (another pair, no path) is not
   assert.ok(res.ok);
   assert.ok(res.watched!.pools.includes(direct.pool));
   assert.ok(!res.watched!.pools.includes(elsewhere.pool));
+});
+
+test('collectPools watches the pairs candidates trade (past maxPoolsPerPair too) and unusable pools, not dead-end neighbours', () => {
+  const rng = new SeededRandom(9);
+  const u = emptyUniverse(rng, 6);
+  const [sol, usdc, , x, deadEnd] = u.mints as [number, number, number, number, number, number];
+  // SOL -> USDC directly (3 pools, cap 2 per pair) and through x; deadEnd trades only with SOL (no path goes on).
+  const direct = [1n, 2n, 3n].map((k) => addPool(u, rng, 'raydium-cpmm', cpmm(k * 10n ** 12n), sol, usdc));
+  const viaX = [addPool(u, rng, 'raydium-cpmm', cpmm(10n ** 12n), sol, x), addPool(u, rng, 'raydium-cpmm', cpmm(10n ** 12n), x, usdc)];
+  const dead = addPool(u, rng, 'raydium-cpmm', cpmm(10n ** 12n), sol, deadEnd);
+  const disabled = addPool(u, rng, 'raydium-cpmm', cpmm(10n ** 12n), deadEnd, usdc, { status: 9 });
+  const s = new RouteSearcher(u.src, { ...DEFAULT_ROUTE_LIMITS, maxPoolsPerPair: 2 });
+  const res = s.search({ inputMint: sol, outputMint: usdc, amount: 1000n, mode: 'ExactIn', nowMs: UNIVERSE_NOW_MS, collectPools: true });
+  assert.ok(res.ok);
+  const w = new Set(res.watched!.pools);
+  for (const p of [...direct, ...viaX]) assert.ok(w.has(p.pool), `pool ${p.pool} of a candidate pair`);
+  assert.ok(w.has(disabled.pool), 'an unusable pool may open a path when written');
+  assert.ok(!w.has(dead.pool), 'a usable dead-end neighbour cannot make a path');
+  assert.equal(res.watched!.pools.length, res.watched!.seqs.length);
 });

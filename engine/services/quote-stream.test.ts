@@ -14,7 +14,7 @@ interface Rig {
 }
 
 /** A started stream over the fakes (50 ms timer resolution). */
-async function rig(tickHz = 5, minMoveBps = 1, setup?: (f: FakeStreamQuotes) => void): Promise<Rig> {
+async function rig(tickHz = 5, minMoveBps = 1, setup?: (f: FakeStreamQuotes) => void, withChanges = false): Promise<Rig> {
   const fake = new FakeStreamQuotes();
   setup?.(fake);
   const ticker = new ManualTicker();
@@ -23,6 +23,7 @@ async function rig(tickHz = 5, minMoveBps = 1, setup?: (f: FakeStreamQuotes) => 
     quote: fake.quote,
     writeSeq: fake.writeSeq,
     generation: fake.generation,
+    ...(withChanges ? { changes: fake.changes } : {}),
     now: ticker.clock,
     timer: ticker.timer,
     resolutionMs: 50,
@@ -238,4 +239,23 @@ test('many idle streams share one timer and do no route work', async () => {
   assert.ok(streams.stats.ticks >= 1000 * 3);
   streams.close();
   assert.equal(ticker.running, null);
+});
+
+test('with the change count wired, an idle tick reads no sequence at all; an announced write is still found', async () => {
+  const { fake, ticker, handle } = await rig(5, 1, undefined, true);
+  const reads = fake.seqReads;
+  await ticker.advance(10_000);
+  assert.equal(handle.counters.skipped, 50);
+  assert.equal(fake.seqReads, reads, 'one load of the count per tick, no sequence read');
+  fake.write(99);
+  await ticker.advance(200);
+  assert.ok(fake.seqReads > reads, 'a write anywhere makes the next tick look at the sequences');
+  assert.equal(fake.calls, 1, 'pool 99 is not watched: no recompute');
+  fake.write(2);
+  fake.out = 1_020_000n;
+  await ticker.advance(200);
+  assert.equal(fake.calls, 2, 'a watched pool written: one recompute');
+  const after = fake.seqReads;
+  await ticker.advance(2000);
+  assert.equal(fake.seqReads, after, 'idle again: no sequence read');
 });

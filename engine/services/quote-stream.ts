@@ -32,6 +32,12 @@ export interface QuoteStreamDeps {
   readonly writeSeq: (pool: number) => number;
   /** The slab's topology generation (`PoolSlab.generation`). */
   readonly generation: () => number;
+  /**
+   * A count that moves whenever ingest announces a written pool record (the change ring's published count,
+   * `changeCounter`). When it has not moved since a stream's last check, no record can have been written and the
+   * check ends without reading any sequence: one load for a tick instead of one per watched pool. Optional.
+   */
+  readonly changes?: () => number;
   readonly now?: () => number;
   readonly timer?: TickTimer;
   /** Period of the shared timer (default {@link DEFAULT_TICK_RESOLUTION_MS}). */
@@ -94,6 +100,8 @@ interface Live extends QuoteStreamHandle {
   pools: readonly number[];
   seqs: readonly number[];
   generation: number;
+  /** `changes()` as read before the last full check or search (see {@link QuoteStreamsDeps.changes}). */
+  changeCount: number;
   /** Recompute at the next check whatever the sequences say (after a timeout, a throw, no watch set). */
   retry: boolean;
   busy: boolean;
@@ -135,6 +143,7 @@ export class QuoteStreams {
   async first(req: QuoteStreamRequest): Promise<QuoteStreamStart> {
     // Why the generation before the search: a pool added during it moves the generation past the one kept.
     const generation = this.deps.generation();
+    const changeCount = this.deps.changes?.() ?? 0;
     const q = await this.deps.quote(req.input);
     const o = q.outcome;
     if (!o.ok) {
@@ -143,7 +152,7 @@ export class QuoteStreams {
       return { ok: false, code: o.code, message: o.message };
     }
     await q.commit();
-    return { ok: true, body: o.body, start: (sink) => this.register(req, sink, q, generation, watchedAmount(o.body)) };
+    return { ok: true, body: o.body, start: (sink) => this.register(req, sink, q, generation, changeCount, watchedAmount(o.body)) };
   }
 
   /** Runs the check of every stream that is due; the shared timer calls it. */
@@ -163,7 +172,7 @@ export class QuoteStreams {
     for (const s of [...this.live]) s.close();
   }
 
-  private register(req: QuoteStreamRequest, sink: QuoteStreamSink, q: StreamQuote, generation: number, last: bigint): QuoteStreamHandle {
+  private register(req: QuoteStreamRequest, sink: QuoteStreamSink, q: StreamQuote, generation: number, changeCount: number, last: bigint): QuoteStreamHandle {
     const periodMs = tickPeriodMs(req.tickHz);
     const s: Live = {
       input: req.input,
@@ -174,6 +183,7 @@ export class QuoteStreams {
       pools: q.watch?.pools ?? [],
       seqs: q.watch?.seqs ?? [],
       generation,
+      changeCount,
       retry: q.watch === null,
       busy: false,
       closed: false,
@@ -207,10 +217,14 @@ export class QuoteStreams {
       return;
     }
     const generation = this.deps.generation();
-    if (!s.retry && generation === s.generation && !this.written(s)) {
+    // Why read before the sequences: a write announced during the scan moves the count past the one kept.
+    const changes = this.deps.changes?.();
+    if (!s.retry && generation === s.generation && (changes === s.changeCount || !this.written(s))) {
+      if (changes !== undefined) s.changeCount = changes;
       this.count(s, 'skipped');
       return;
     }
+    if (changes !== undefined) s.changeCount = changes;
     this.recompute(s, generation);
   }
 

@@ -73,13 +73,24 @@ export class FakeStreamQuotes {
   commits = 0;
   private held: (() => void)[] = [];
 
-  /** A write to `pool`'s record. */
+  /** Writes announced (the change ring's published count). */
+  announced = 0;
+  /** Sequence reads made (an idle check with `changes` wired makes none). */
+  seqReads = 0;
+
+  /** A write to `pool`'s record, announced as ingest announces it. */
   write(pool: number): void {
     this.seqs.set(pool, (this.seqs.get(pool) ?? 0) + 2);
+    this.announced++;
   }
 
   /** The slab's sequence reader. */
-  readonly writeSeq = (pool: number): number => this.seqs.get(pool) ?? 0;
+  readonly writeSeq = (pool: number): number => {
+    this.seqReads++;
+    return this.seqs.get(pool) ?? 0;
+  };
+  /** The change ring's published count. */
+  readonly changes = (): number => this.announced;
   /** The slab's generation reader. */
   readonly generation = (): number => this.gen;
 
