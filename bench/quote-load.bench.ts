@@ -4,7 +4,10 @@
  * quote workers (`QUOTE_THREADS`), beside a bare uWebSockets.js route in the same process and the same run. An
  * internal key (no rate limiter): the rows measure the quote path. Interleaved rounds, medians, each ratio against
  * the bare route of its own round.
- * Needs wrk. Run: node dist/bench/quote-load.bench.js [seconds] [rounds]
+ * The universe: the default localnet (89 pools) or `[pools]` CPMM pools (`--pools` of the localnet; 20000 for the
+ * issue's scale). Beside the rows, the cost of quoting one pool with the official Raydium SDK and with ours, measured
+ * in the same run (`one-pool-cost.ts`).
+ * Needs wrk. Run: node dist/bench/quote-load.bench.js [seconds] [rounds] [pools]
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,12 +16,14 @@ import { startLocalnet } from '../fixtures/localnet/start-localnet.js';
 import { loadConfig } from '../http/config.js';
 import { startService } from '../http/service.js';
 import { startBareServer } from './http-bare.js';
+import { onePoolQuoteCost, onePoolSink } from './one-pool-cost.js';
 import { runWrk, type WrkResult } from './wrk.js';
 
 const seconds = Number(process.argv[2] ?? 5);
 const rounds = Number(process.argv[3] ?? 3);
+const pools = process.argv[4] === undefined ? undefined : Number(process.argv[4]);
 
-const net = await startLocalnet({ rpcPort: 0, grpcPort: 0, tps: 0 });
+const net = await startLocalnet({ rpcPort: 0, grpcPort: 0, tps: 0, ...(pools === undefined ? {} : { pools }) });
 const start = async (threads: number): Promise<{ base: string; key: string; close: () => Promise<void> }> => {
   const svc = await startService(
     loadConfig({
@@ -72,6 +77,10 @@ for (let i = 0; i < rounds; i++) {
   }
 }
 
+const onePool = onePoolQuoteCost();
+console.log(`universe: ${net.universe.pools.length} localnet pools; ${seconds} s x ${rounds} rounds`);
+console.log(`one pool (same run): Raydium SDK swapBaseInput p50 ${onePool.sdk.p50.toFixed(2)} µs / p99 ${onePool.sdk.p99.toFixed(2)} µs; ours p50 ${onePool.ours.p50.toFixed(2)} µs / p99 ${onePool.ours.p99.toFixed(2)} µs`);
+void onePoolSink();
 console.log(`\n| route | req/s | p50 ms | p99 ms | vs bare | vs bare, each round |`);
 console.log('|---|---:|---:|---:|---:|---|');
 console.log(`| bare uWS route (baseline) | ${Math.round(median(bares.map((b) => b.rps)))} | ${median(bares.map((b) => b.p50Ms))} | ${median(bares.map((b) => b.p99Ms))} | 1.00 | |`);

@@ -9,17 +9,15 @@
  * [--searches 2000]`. Results: bench/README.md.
  */
 import { parseArgs } from 'node:util';
-import { raydiumCpmmAdapter } from '../engine/adapters/raydium-cpmm/adapter.js';
-import { bn, loadSdk } from '../engine/adapters/raydium-cpmm/testing/sdk-oracle.js';
 import type { SwapMode } from '../engine/adapters/types.js';
 import { RouteSearcher } from '../engine/router/route-search.js';
 import type { RouteRequest } from '../engine/router/route-types.js';
 import { UNIVERSE_NOW_MS } from '../engine/router/testing/random-universe.js';
 import { scaleUniverse } from '../engine/router/testing/scale-universe.js';
-import { cpmmState } from '../engine/router/testing/synthetic-universe.js';
 import { QuotePool } from '../workers/quote-pool.js';
 import { percentiles, type Percentiles } from './percentiles.js';
 import { machineLine } from './quote-report.js';
+import { onePoolQuoteCost } from './one-pool-cost.js';
 
 const { values: args } = parseArgs({ options: { pools: { type: 'string', default: '20000' }, searches: { type: 'string', default: '2000' } } });
 const POOLS = Number(args.pools);
@@ -97,32 +95,10 @@ async function inWorker(k: Kind): Promise<Percentiles> {
   return percentiles(xs);
 }
 
-/** One-pool quote cost, µs per quote from batches of 100. */
-function onePool(): { ours: Percentiles; sdk: Percentiles } {
-  const { CurveCalculator } = loadSdk();
-  const s = cpmmState(100_000n * 10n ** 9n, 15_000_000n * 10n ** 6n, 2500n);
-  const amount = 10n ** 10n;
-  const a = { ain: bn(amount), rin: bn(s.reserve0), rout: bn(s.reserve1), t: bn(s.rates.tradeFeeRate), c: bn(0n), p: bn(s.rates.protocolFeeRate), f: bn(s.rates.fundFeeRate) };
-  const batch = (f: () => unknown): number[] => {
-    const xs: number[] = [];
-    for (let j = 0; j < 2000; j++) {
-      const t0 = performance.now();
-      for (let i = 0; i < 100; i++) sink = f();
-      xs.push(((performance.now() - t0) * 1000) / 100);
-    }
-    return xs;
-  };
-  const ours = (): unknown => raydiumCpmmAdapter.quote(s, true, amount, 'ExactIn');
-  const sdk = (): unknown => CurveCalculator.swapBaseInput(a.ain, a.rin, a.rout, a.t, a.c, a.p, a.f, true);
-  batch(ours);
-  batch(sdk);
-  return { ours: percentiles(batch(ours)), sdk: percentiles(batch(sdk)) };
-}
-
 const f = (p: Percentiles): string => `${p.p50.toFixed(2)} | ${p.p99.toFixed(2)} | ${p.max.toFixed(1)}`;
 console.log(machineLine());
 console.log(`universe: ${u.src.slab.count()} pools (${Object.entries(byDex).map(([d, n]) => `${d} ${n}`).join(', ')}), ${u.mints.length} mints, built in ${buildMs.toFixed(0)} ms; ${SEARCHES} searches per row over up to 500 pairs`);
-const base = onePool();
+const base = onePoolQuoteCost();
 console.log('\n| one pool, ExactIn | p50 (µs) | p99 (µs) | max (µs) |');
 console.log('|---|---:|---:|---:|');
 console.log(`| Raydium SDK CurveCalculator.swapBaseInput (bn.js) | ${f(base.sdk)} |`);
