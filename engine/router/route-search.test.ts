@@ -261,10 +261,10 @@ test('between two hubs (both ends above neighbourScanLimit), 2-hop intermediates
     addPool(u, rng, 'raydium-cpmm', cpmm(deep, deep), sol, m);
     addPool(u, rng, 'raydium-cpmm', cpmm(deep, deep), m, usdc);
   }
-  // USDT is liquid (an anchor); `tail` is a long-tail mint with one pool to each hub.
+  // USDT is liquid (an anchor); `tail` is a long-tail mint with one thin pool to each hub.
   const viaUsdt = [addPool(u, rng, 'raydium-cpmm', cpmm(deep, deep), sol, usdt), addPool(u, rng, 'raydium-cpmm', cpmm(deep, deep), usdt, usdc)];
-  addPool(u, rng, 'raydium-cpmm', cpmm(deep * 10n, deep * 10n), sol, tail);
-  addPool(u, rng, 'raydium-cpmm', cpmm(deep * 10n, deep * 10n), tail, usdc);
+  addPool(u, rng, 'raydium-cpmm', cpmm(10n ** 10n, 10n ** 10n), sol, tail);
+  addPool(u, rng, 'raydium-cpmm', cpmm(10n ** 10n, 10n ** 10n), tail, usdc);
   addPool(u, rng, 'raydium-cpmm', cpmm(deep, deep), other, a);
   const req = { inputMint: sol, outputMint: usdc, amount: 10n ** 9n, mode: 'ExactIn' as const, maxHops: 2, nowMs: UNIVERSE_NOW_MS };
   const mids = (s: RouteSearcher): number[] => {
@@ -272,11 +272,31 @@ test('between two hubs (both ends above neighbourScanLimit), 2-hop intermediates
     assert.ok(r.ok);
     return r.routes.map((x) => x.hops[0]!.outputMint).sort((x, y) => x - y);
   };
-  // Scanned (limit above the degrees): every shared neighbour, the deep long-tail route first.
+  // Scanned (limit above the degrees): every shared neighbour, the long tail included.
   const scanned = new RouteSearcher(u.src, { ...DEFAULT_ROUTE_LIMITS, neighbourScanLimit: 100 });
   assert.deepEqual(mids(scanned), [usdt, a, b, c, tail].sort((x, y) => x - y));
-  // Hubs (limit below both degrees): the liquid set (anchors, then the best-connected: a has 3 pools) without `tail`.
+  // Hubs (limit below both degrees): the liquid set (anchors, then the most liquid: a, b, c tie, a has 3 pools).
   const hubs = new RouteSearcher(u.src, { ...DEFAULT_ROUTE_LIMITS, neighbourScanLimit: 2, liquidConnectors: 1 });
   assert.deepEqual(mids(hubs), [usdt, a].sort((x, y) => x - y));
   assert.ok(mids(hubs).includes(viaUsdt[0]!.mintB));
+});
+
+test('connectors rank by the liquidity of their pools against SOL, USDC and USDT, not by pool count', () => {
+  const rng = new SeededRandom(43);
+  const u = emptyUniverse(rng, 6);
+  const [sol, usdc, , many, deep, y] = u.mints as [number, number, number, number, number, number];
+  // SOL at 150 USD (1e9 lamports per SOL, 1e6 atoms per USDC).
+  addPool(u, rng, 'raydium-cpmm', cpmm(1_000n * 10n ** 9n, 150_000n * 10n ** 6n), sol, usdc);
+  // `many`: four thin SOL pools (1 SOL each side); `deep`: one pool of 10,000 USDC.
+  for (let i = 0; i < 4; i++) addPool(u, rng, 'raydium-cpmm', cpmm(10n ** 9n, 10n ** 9n), many, sol);
+  addPool(u, rng, 'raydium-cpmm', cpmm(10_000n * 10n ** 6n, 10_000n * 10n ** 6n), deep, usdc);
+  addPool(u, rng, 'raydium-cpmm', cpmm(10n ** 9n, 10n ** 9n), y, many);
+  addPool(u, rng, 'raydium-cpmm', cpmm(10n ** 9n, 10n ** 9n), y, deep);
+  const one = new RouteSearcher(u.src, { ...DEFAULT_ROUTE_LIMITS, liquidConnectors: 1 });
+  const res = one.search({ inputMint: y, outputMint: sol, amount: 10n ** 6n, mode: 'ExactIn', nowMs: UNIVERSE_NOW_MS, restrictIntermediateTokens: true, confirmCount: 20 });
+  assert.ok(res.ok);
+  // Only `deep` (20,000 USD of pools against USDC) is a liquid connector; `many` (4 pools, 1,200 USD) is not.
+  const mids = new Set(res.routes.flatMap((r) => r.hops.slice(1).map((h) => h.inputMint)));
+  assert.ok(mids.has(deep), 'the liquid connector is used');
+  assert.ok(!mids.has(many), 'the best-connected but thin mint is not a liquid connector');
 });

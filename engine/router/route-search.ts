@@ -45,7 +45,7 @@ export class RouteSearcher {
     private readonly limits: RouteLimits = DEFAULT_ROUTE_LIMITS,
   ) {
     this.pools = new RoutePools(src, this.f64, limits.maxPoolsPerPair);
-    this.inter = new Intermediates(src, limits.liquidConnectors);
+    this.inter = new Intermediates(src, limits.liquidConnectors, limits.connectorRankMs);
   }
 
   /** Searches the routes of one request (see {@link RouteRequest} for every knob and its default). */

@@ -102,8 +102,10 @@ export interface RouteLimits {
   readonly maxIntermediatesPerSide: number;
   /** 3-hop: an end with more pools than this is not scanned for neighbours; its side uses the liquid set. */
   readonly neighbourScanLimit: number;
-  /** `restrictIntermediateTokens`: the liquid set is SOL, USDC, USDT and this many best-connected mints. */
+  /** `restrictIntermediateTokens`: the liquid set is SOL, USDC, USDT and this many most liquid mints. */
   readonly liquidConnectors: number;
+  /** Least time between two liquidity rankings of the connectors (each a pass over every pool). */
+  readonly connectorRankMs: number;
   /** A pool whose record is older than this (ms, against `nowMs`) is stale and never used. */
   readonly maxPoolAgeMs: number;
 }
@@ -117,5 +119,6 @@ export const DEFAULT_ROUTE_LIMITS: RouteLimits = Object.freeze({
   maxIntermediatesPerSide: 16,
   neighbourScanLimit: 512,
   liquidConnectors: 8,
+  connectorRankMs: 10_000,
   maxPoolAgeMs: 300_000,
 });
