@@ -51,16 +51,30 @@ const REQUESTS = [
   { label: 'direct SOL -> USDC', query: 'inputMint=SOL&outputMint=USDC&amount=1000000000' },
   { label: '2-hop WIF -> USDC', query: 'inputMint=WIF&outputMint=USDC&amount=1000000000' },
 ];
-const ROWS = REQUESTS.flatMap((r) =>
+interface LoadRow { name: string; url: string; headers: string[]; post?: string }
+const ROWS: LoadRow[] = REQUESTS.flatMap((r) =>
   [
     { svc: one, workers: 1 },
     { svc: two, workers: 2 },
   ].map((s) => ({ name: `GET /v1/quote ${r.label}, ${s.workers} worker${s.workers > 1 ? 's' : ''}`, url: `${s.svc.base}/v1/quote?${r.query}`, headers: [s.svc.key] })),
 );
+// POST /v1/quote with the same fields as a JSON body (the route the spec names; GET is the Jupiter-style extension).
+ROWS.push(
+  ...[
+    { svc: one, workers: 1 },
+    { svc: two, workers: 2 },
+  ].map((s) => ({
+    name: `POST /v1/quote ${REQUESTS[0]!.label}, ${s.workers} worker${s.workers > 1 ? 's' : ''}`,
+    url: `${s.svc.base}/v1/quote`,
+    headers: [s.svc.key],
+    post: JSON.stringify(Object.fromEntries(new URLSearchParams(REQUESTS[0]!.query))),
+  })),
+);
 
 // Every row must answer 200 before it is timed (a 4xx is fast and would flatter the row).
 for (const row of ROWS) {
-  const res = await fetch(row.url, { headers: { 'x-api-key': row.headers[0]!.slice('x-api-key: '.length) } });
+  const key = { 'x-api-key': row.headers[0]!.slice('x-api-key: '.length) };
+  const res = row.post === undefined ? await fetch(row.url, { headers: key }) : await fetch(row.url, { method: 'POST', headers: { ...key, 'content-type': 'application/json' }, body: row.post });
   if (res.status !== 200) throw new Error(`${row.name}: ${res.status} ${await res.text()}`);
   await res.arrayBuffer();
 }
@@ -72,7 +86,7 @@ for (let i = 0; i < rounds; i++) {
   const b = await runWrk(bareUrl, seconds);
   bares.push(b);
   for (const row of ROWS) {
-    const r = await runWrk(row.url, seconds, row.headers);
+    const r = await runWrk(row.url, seconds, row.headers, row.post);
     results.set(row.name, [...(results.get(row.name) ?? []), { r, ratio: r.rps / b.rps }]);
   }
 }

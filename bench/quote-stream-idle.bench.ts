@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startLocalnet } from '../fixtures/localnet/start-localnet.js';
+import { onePoolQuoteCost, onePoolSink } from './one-pool-cost.js';
 import { procCpuMs } from './proc-cpu.js';
 import { machineLine } from './quote-report.js';
 
@@ -101,7 +102,11 @@ for (const tickHz of [5, 2]) {
   for (const s of streams) s.socket.destroy();
   await sleep(2000);
 }
+// The per-pool baseline every quote bench prints, measured in this run (after the windows: it would load the core).
+const onePool = onePoolQuoteCost();
+void onePoolSink();
 console.log(machineLine());
+console.log(`one pool (same run): Raydium SDK swapBaseInput p50 ${onePool.sdk.p50.toFixed(2)} µs; ours p50 ${onePool.ours.p50.toFixed(2)} µs`);
 console.log(`window ${WINDOW_MS / 1000} s; pairs: ${PAIRS.length}; service pid ${pid}`);
 console.log('| service state | CPU in window (ms) | % of one core | above baseline (% of a core) | ticks / skipped / recomputes in window | quote frames sent in window |');
 console.log('|---|---:|---:|---:|---|---:|');
