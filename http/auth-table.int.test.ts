@@ -70,7 +70,8 @@ const TABLE: readonly Row[] = [
   R('GET', '/v1/stream/prices', 'key', true, () => 200, true),
   R('GET', '/v1/stream/pools', 'key', true, NB, true),
   R('GET', '/v1/stream/accounts', 'key', true, NB, true),
-  R('GET', '/v1/stream/tx', 'key', true, NB, true),
+  // Built: the key's own submissions (no signatures= needed).
+  R('GET', '/v1/stream/tx', 'key', true, () => 200, true),
   R('POST', '/v1/webhooks', 'key', false),
   R('POST', '/v1/webhooks/:id/track-tx', 'key', false),
   R('POST', '/v1/webhooks/:id/track-address', 'key', false),

@@ -12,6 +12,8 @@ import { openAttestation } from '../engine/services/attestation-service.js';
 import { TxStatusService } from '../engine/services/tx-status-service.js';
 import { SendService } from '../engine/services/send-service.js';
 import { Rebroadcaster } from '../engine/tx/rebroadcaster.js';
+import { TxTracker } from '../engine/tx/tx-tracker.js';
+import { TxTrackingService } from '../engine/services/tx-tracking-service.js';
 import { RpcClient } from '../engine/chain/rpc-client.js';
 import { QuoteStreams } from '../engine/services/quote-stream.js';
 import { ADAPTERS_BY_DEX_INDEX } from '../engine/adapters/by-dex-index.js';
@@ -174,6 +176,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
   // Why no retries on send: a send that timed out may have reached the node; the caller decides (SUBMISSION_FAILED).
   const sendRpc = new RpcClient(cfg.rpcUrl, { retries: 0, timeoutMs: 5000 });
   const rebroadcaster = new Rebroadcaster(sendRpc);
+  const tracker = new TxTracker(new RpcClient(cfg.rpcUrl, { retries: 0, timeoutMs: 5000 }));
   log.info('attestation key', { publicKey: attestation.publicKey.publicKey, source: attestation.source });
   const server = await createServer({
     priceService,
@@ -193,6 +196,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     // Why one retry and 5 s: a status check answers a waiting client; a slow node is reported as `error`, not waited on.
     txStatus: new TxStatusService(new RpcClient(cfg.rpcUrl, { retries: 1, timeoutMs: 5000 })),
     send: new SendService(sendRpc, rebroadcaster),
+    txTracking: new TxTrackingService(tracker),
     quoteStreams,
     heartbeatMs: cfg.sseHeartbeatMs,
     health: {
@@ -234,6 +238,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     async close(): Promise<void> {
       await server.close();
       rebroadcaster.close();
+      tracker.close();
       quoteStreams.close();
       admin.close();
       clearAdminEndpoint(cfg.dataDir, process.pid);

@@ -6,6 +6,7 @@ import type { AttestationService } from '../../engine/services/attestation-servi
 import type { QuoteService } from '../../engine/services/quote-service.js';
 import type { TxStatusService } from '../../engine/services/tx-status-service.js';
 import type { SendService } from '../../engine/services/send-service.js';
+import type { TxTrackingService } from '../../engine/services/tx-tracking-service.js';
 import type { QuoteStreams } from '../../engine/services/quote-stream.js';
 import type { PriceFanout } from '../price-fanout.js';
 import type { SseHub } from '../sse.js';
@@ -19,6 +20,7 @@ import { priceRoute, pricesRoute } from './prices.js';
 import { quoteRoutes } from './quote.js';
 import { txStatusRoute } from './tx-status.js';
 import { sendRoute } from './send.js';
+import { txStreamRoute } from './tx-stream.js';
 import { quoteStreamRoute } from './quote-stream.js';
 
 /** What the routes need. */
@@ -41,6 +43,8 @@ export interface RouteDeps {
   readonly send?: SendService;
   /** The quote streams and the hub their frames go through (absent: GET /v1/quote/stream answers 501). */
   readonly quoteStreams?: { readonly streams: QuoteStreams; readonly hub: SseHub };
+  /** Transaction tracking and the hub its stream writes through (absent: GET /v1/stream/tx answers 501). */
+  readonly txTracking?: { readonly tracking: TxTrackingService; readonly hub: SseHub };
 }
 
 /** Builds the route table. */
@@ -55,7 +59,8 @@ export function buildRoutes(deps: RouteDeps): RouteDef[] {
     ...(deps.quotes ? quoteRoutes(deps.priceService, deps.quotes) : []),
     ...(deps.attestation ? [attestationKeyRoute(deps.attestation)] : []),
     ...(deps.txStatus ? [txStatusRoute(deps.txStatus)] : []),
-    ...(deps.send ? [sendRoute(deps.send)] : []),
+    ...(deps.send ? [sendRoute(deps.send, deps.txTracking?.tracking)] : []),
+    ...(deps.txTracking ? [txStreamRoute(deps.txTracking.tracking, deps.txTracking.hub)] : []),
     ...(deps.quotes && deps.quoteStreams ? [quoteStreamRoute(deps.priceService, deps.quotes.dexIds, deps.quoteStreams.streams, deps.quoteStreams.hub)] : []),
   ];
   // Why by name: a route built above replaces its 501 placeholder.

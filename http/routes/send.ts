@@ -4,6 +4,7 @@
  * carries `signature` (null when the bytes never got far enough to have one), per the spec's rule.
  */
 import type { SendService } from '../../engine/services/send-service.js';
+import type { TxTrackingService } from '../../engine/services/tx-tracking-service.js';
 import { ApiError } from '../errors.js';
 import type { Reply, RequestContext } from '../request-context.js';
 import type { RouteDef } from '../route.js';
@@ -27,8 +28,8 @@ export function transactionField(body: Buffer | null): unknown {
   return t;
 }
 
-/** The send route. */
-export function sendRoute(sender: SendService): RouteDef {
+/** The send route; with `tracking`, a sent transaction is followed for its key's transaction stream. */
+export function sendRoute(sender: SendService, tracking?: TxTrackingService): RouteDef {
   return {
     name: 'send',
     method: 'post',
@@ -40,8 +41,12 @@ export function sendRoute(sender: SendService): RouteDef {
     maxBodyBytes: SEND_BODY_LIMIT,
     anonCacheTtlMs: 0,
     handler: async (ctx: RequestContext): Promise<Reply> => {
+      const keyId = ctx.principal.kind === 'key' ? ctx.principal.keyId : null;
       const out = await sender.send(transactionField(ctx.body));
-      if (out.ok) return { status: 200, body: { status: 'sent', signature: out.signature } };
+      if (out.ok) {
+        tracking?.submitted(keyId, out.signature);
+        return { status: 200, body: { status: 'sent', signature: out.signature } };
+      }
       throw new ApiError(out.code, out.message, {
         ...(out.details === undefined ? {} : { details: JSON.stringify(out.details) }),
         extra: { signature: out.signature },

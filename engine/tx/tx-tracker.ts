@@ -1,0 +1,207 @@
+/**
+ * The transaction tracker: one place that follows signatures and tells subscribers how each moves through the
+ * cluster (`processed`, `confirmed`, `finalized`, or `failed`), for the transaction stream today and the webhooks
+ * later (they only subscribe). Sources: `observe` takes an event seen elsewhere (the Geyser stream's `landed` and
+ * statuses, when wired); `follow` polls `getSignatureStatuses` for a signature with exponential backoff (250 ms,
+ * doubling to 4 s) for a bounded time (60 s, the spec's track budget). One shared timer and one batched call per
+ * round (256 signatures a call), not a timer per signature.
+ *
+ * Events of one signature are emitted in the lifecycle's order, each at most once: a poll that first finds a
+ * transaction `finalized` emits `processed`, `confirmed` and `finalized` (it passed through each; the slot is the one
+ * the status reports). `failed` (landed with an error) and `finalized` end the tracking; so does the budget, silently
+ * (the status route still answers for it).
+ */
+
+import { LRUCache } from 'lru-cache';
+
+/** The lifecycle events (the spec's webhook event types for transactions). */
+export type TxEventType = 'landed' | 'processed' | 'confirmed' | 'finalized' | 'failed';
+
+/** The spec's transaction-event payload. */
+export interface TxEvent {
+  readonly type: TxEventType;
+  readonly signature: string;
+  readonly slot: number;
+  /** Who saw it: `poll` (signature statuses), `geyser`, ... */
+  readonly source: string;
+  /** Null, or the error as a string (failed). */
+  readonly err: string | null;
+}
+
+/** The node calls it makes (the engine's `RpcClient` has this shape). */
+export interface TrackerRpc {
+  call<T>(method: string, params: unknown[]): Promise<T>;
+}
+
+/** Options (defaults in the file header). */
+export interface TxTrackerOptions {
+  readonly budgetMs?: number;
+  readonly firstDelayMs?: number;
+  readonly maxDelayMs?: number;
+  /** Shared timer period. */
+  readonly roundMs?: number;
+  /** Most signatures followed at once (beyond it `follow` refuses). */
+  readonly maxFollowed?: number;
+  readonly now?: () => number;
+}
+
+const ORDER: Readonly<Record<TxEventType, number>> = { landed: 0, processed: 1, confirmed: 2, finalized: 3, failed: 4 };
+const STATUS_BATCH = 256;
+
+interface Followed {
+  /** Highest stage emitted (-1: none). */
+  stage: number;
+  polled: boolean;
+  nextAt: number;
+  delay: number;
+  readonly until: number;
+}
+
+interface RpcStatus {
+  slot: number;
+  err: unknown;
+  confirmationStatus?: 'processed' | 'confirmed' | 'finalized' | null;
+  confirmations: number | null;
+}
+
+/** The tracker of one service instance. */
+export class TxTracker {
+  private readonly followed = new Map<string, Followed>();
+  private readonly listeners = new Set<(e: TxEvent) => void>();
+  /** The events emitted per signature, kept after tracking ends (a late subscriber replays them). */
+  private readonly recent = new LRUCache<string, TxEvent[]>({ max: 50_000 });
+  private readonly now: () => number;
+  private readonly budgetMs: number;
+  private readonly firstDelayMs: number;
+  private readonly maxDelayMs: number;
+  private readonly maxFollowed: number;
+  private readonly timer: NodeJS.Timeout;
+  private running = false;
+  /** Rounds, status calls and events (tests, metrics). */
+  readonly stats = { rounds: 0, calls: 0, events: 0, expired: 0 };
+
+  constructor(private readonly rpc: TrackerRpc, opts: TxTrackerOptions = {}) {
+    this.now = opts.now ?? Date.now;
+    this.budgetMs = opts.budgetMs ?? 60_000;
+    this.firstDelayMs = opts.firstDelayMs ?? 250;
+    this.maxDelayMs = opts.maxDelayMs ?? 4000;
+    this.maxFollowed = opts.maxFollowed ?? 50_000;
+    this.timer = setInterval(() => void this.round(), opts.roundMs ?? 100);
+    this.timer.unref();
+  }
+
+  /** Signatures followed now. */
+  get size(): number {
+    return this.followed.size;
+  }
+
+  /** Calls `listener` with every event of every signature; returns the unsubscribe. */
+  subscribe(listener: (e: TxEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The events `signature` went through so far, in order (empty when none or forgotten). */
+  history(signature: string): readonly TxEvent[] {
+    return this.recent.get(signature) ?? [];
+  }
+
+  /** Starts polling `signature` (idempotent; false when the tracker is full). */
+  follow(signature: string): boolean {
+    const f = this.entry(signature);
+    if (f === null) return false;
+    f.polled = true;
+    return true;
+  }
+
+  /** An event seen by another source (Geyser): emitted now if it moves the signature forward. */
+  observe(e: TxEvent): void {
+    const f = this.entry(e.signature);
+    if (f !== null) this.advance(e.signature, f, ORDER[e.type], e.slot, e.source, e.err);
+  }
+
+  /** One polling round now (the timer's work; tests call it). Never throws. */
+  async round(): Promise<void> {
+    if (this.running || this.followed.size === 0) return;
+    this.running = true;
+    try {
+      this.stats.rounds++;
+      const now = this.now();
+      const due: string[] = [];
+      for (const [sig, f] of this.followed) {
+        if (now > f.until) {
+          this.followed.delete(sig);
+          this.stats.expired++;
+        } else if (f.polled && now >= f.nextAt) due.push(sig);
+      }
+      for (let i = 0; i < due.length; i += STATUS_BATCH) {
+        const batch = due.slice(i, i + STATUS_BATCH);
+        this.stats.calls++;
+        let value: (RpcStatus | null)[];
+        try {
+          value = (await this.rpc.call<{ value: (RpcStatus | null)[] }>('getSignatureStatuses', [batch, { searchTransactionHistory: true }])).value;
+        } catch {
+          value = batch.map(() => null);
+        }
+        batch.forEach((sig, j) => {
+          const f = this.followed.get(sig);
+          if (!f) return;
+          const s = value[j] ?? null;
+          if (s !== null) {
+            const err = s.err === null || s.err === undefined ? null : JSON.stringify(s.err);
+            const level = s.confirmationStatus ?? (s.confirmations === null ? 'finalized' : 'confirmed');
+            this.advance(sig, f, err !== null ? ORDER.failed : ORDER[level], s.slot, 'poll', err);
+          }
+          f.nextAt = this.now() + f.delay;
+          f.delay = Math.min(this.maxDelayMs, f.delay * 2);
+        });
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** Stops the timer; nothing is followed any more. */
+  close(): void {
+    clearInterval(this.timer);
+    this.followed.clear();
+    this.listeners.clear();
+  }
+
+  private entry(signature: string): Followed | null {
+    let f = this.followed.get(signature);
+    if (f) return f;
+    // Why: a signature whose lifecycle ended (finalized, failed) is not followed again; its history stays.
+    const last = this.recent.get(signature)?.at(-1);
+    if (last && (last.type === 'finalized' || last.type === 'failed')) return null;
+    if (this.followed.size >= this.maxFollowed) return null;
+    const now = this.now();
+    f = { stage: -1, polled: false, nextAt: now, delay: this.firstDelayMs, until: now + this.budgetMs };
+    this.followed.set(signature, f);
+    return f;
+  }
+
+  /** Emits every stage after the last emitted up to `stage` (failed: only itself), in order; ends on a terminal. */
+  private advance(signature: string, f: Followed, stage: number, slot: number, source: string, err: string | null): void {
+    if (stage <= f.stage) return;
+    if (stage === ORDER.failed) {
+      this.emit({ type: 'failed', signature, slot, source, err });
+    } else {
+      // `landed` is only ever observed (the Geyser signal), never implied by a poll.
+      for (let s = Math.max(f.stage + 1, ORDER.processed); s <= stage; s++) this.emit({ type: TYPES[s]!, signature, slot, source, err: null });
+      if (stage === ORDER.landed) this.emit({ type: 'landed', signature, slot, source, err: null });
+    }
+    f.stage = stage;
+    if (stage === ORDER.finalized || stage === ORDER.failed) this.followed.delete(signature);
+  }
+
+  private emit(e: TxEvent): void {
+    this.stats.events++;
+    const h = this.recent.get(e.signature);
+    if (h) h.push(e);
+    else this.recent.set(e.signature, [e]);
+    for (const l of this.listeners) l(e);
+  }
+}
+
+const TYPES: readonly TxEventType[] = ['landed', 'processed', 'confirmed', 'finalized', 'failed'];
