@@ -8,6 +8,7 @@ import { RouteSearcher } from './route-search.js';
 import { DEFAULT_ROUTE_LIMITS, type Route, type RouteSearchResult } from './route-types.js';
 import { bestOf, bruteForceRoutes } from './testing/brute-force.js';
 import { addPool, emptyUniverse, randomState, randomUniverse, UNIVERSE_NOW_MS } from './testing/random-universe.js';
+import { plainCpmm as cpmm } from './testing/synthetic-universe.js';
 
 const OLDEST_MS = UNIVERSE_NOW_MS - DEFAULT_ROUTE_LIMITS.maxPoolAgeMs;
 
@@ -56,14 +57,6 @@ test('property: no returned route exceeds maxAccounts, and the best within it is
   assert.ok(cut >= cases / 10, `maxAccounts cut a route in only ${cut} of ${cases} searches`);
 });
 
-/** A CPMM state with plain reserves and a 0.25% fee. */
-function cpmm(r: bigint): unknown {
-  return {
-    status: 0, reserve0: r, reserve1: r, vault0: r, vault1: r,
-    rates: { tradeFeeRate: 2500n, creatorFeeRate: 0n, protocolFeeRate: 0n, fundFeeRate: 0n },
-    creatorFeeOn: 0, openTime: 0n, poolStatusBits: 0, transferFee0: null, transferFee1: null, transferFeeChanges: false,
-  };
-}
 
 test('a small maxAccounts drops multi-hop routes, the better ones included; the bound is legs plus the overhead', () => {
   const rng = new SeededRandom(41);

@@ -6,6 +6,7 @@ import { RouteSearcher } from './route-search.js';
 import { DEFAULT_ROUTE_LIMITS, type Route, type RouteSearchResult } from './route-types.js';
 import { bestOf, bruteForceRoutes, exactLeg } from './testing/brute-force.js';
 import { addPool, emptyUniverse, randomState, randomUniverse, REGISTERED_DEXES, UNIVERSE_NOW_MS, type Universe } from './testing/random-universe.js';
+import { plainCpmm as cpmm } from './testing/synthetic-universe.js';
 
 const OLDEST_MS = UNIVERSE_NOW_MS - DEFAULT_ROUTE_LIMITS.maxPoolAgeMs;
 /** Property budget: universes until this many ms have passed (or MAX_CASES). */
@@ -132,14 +133,6 @@ test('property: on random graphs of every DEX, the search finds the brute-force 
   assert.equal(dexesSeen.size, REGISTERED_DEXES.length, 'every registered DEX appears in some route');
 });
 
-/** A CPMM state with plain reserves and a 0.25% fee. */
-function cpmm(r0: bigint, r1: bigint): unknown {
-  return {
-    status: 0, reserve0: r0, reserve1: r1, vault0: r0, vault1: r1,
-    rates: { tradeFeeRate: 2500n, creatorFeeRate: 0n, protocolFeeRate: 0n, fundFeeRate: 0n },
-    creatorFeeOn: 0, openTime: 0n, poolStatusBits: 0, transferFee0: null, transferFee1: null, transferFeeChanges: false,
-  };
-}
 
 test('a pool that cannot trade (disabled, stale) never appears, even when it would be the best', () => {
   const rng = new SeededRandom(5);

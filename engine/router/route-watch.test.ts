@@ -5,6 +5,7 @@ import { VIEW_LATEST } from '../slab/pool-slab.js';
 import { RouteSearcher } from './route-search.js';
 import { DEFAULT_ROUTE_LIMITS } from './route-types.js';
 import { addPool, emptyUniverse, randomUniverse, UNIVERSE_NOW_MS } from './testing/random-universe.js';
+import { plainCpmm as cpmm } from './testing/synthetic-universe.js';
 
 test('collectPools: every pool of every route is watched once, with the sequence it had when read', () => {
   let withRoutes = 0;
@@ -30,14 +31,6 @@ test('collectPools: every pool of every route is watched once, with the sequence
   assert.ok(withRoutes >= 10, `only ${withRoutes} searches had a route`);
 });
 
-/** A CPMM state with plain reserves and a 0.25% fee. */
-function cpmm(r: bigint): unknown {
-  return {
-    status: 0, reserve0: r, reserve1: r, vault0: r, vault1: r,
-    rates: { tradeFeeRate: 2500n, creatorFeeRate: 0n, protocolFeeRate: 0n, fundFeeRate: 0n },
-    creatorFeeOn: 0, openTime: 0n, poolStatusBits: 0, transferFee0: null, transferFee1: null, transferFeeChanges: false,
-  };
-}
 
 test('collectPools: a pool the search never reads (another pair, no path) is not watched', () => {
   const rng = new SeededRandom(3);

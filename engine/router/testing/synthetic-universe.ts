@@ -15,6 +15,15 @@ export function cpmmState(r0: bigint, r1: bigint, fee: bigint): CpmmState {
     creatorFeeOn: 0, openTime: 0n, poolStatusBits: 0, transferFee0: null, transferFee1: null, transferFeeChanges: false,
   };
 }
+/** A CPMM state with plain reserves (`r1` defaults to `r0`), a 0.25% trade fee and no protocol, fund or creator share. */
+export function plainCpmm(r0: bigint, r1: bigint = r0): CpmmState {
+  return {
+    status: 0, reserve0: r0, reserve1: r1, vault0: r0, vault1: r1,
+    rates: { tradeFeeRate: 2500n, creatorFeeRate: 0n, protocolFeeRate: 0n, fundFeeRate: 0n },
+    creatorFeeOn: 0, openTime: 0n, poolStatusBits: 0, transferFee0: null, transferFee1: null, transferFeeChanges: false,
+  };
+}
+
 /** An AMM v4 state with plain reserves and the default 25/10000 fee. */
 export function ammV4State(r0: bigint, r1: bigint): AmmV4State {
   return { status: 0, reserveCoin: r0, reservePc: r1, vaultCoin: r0, vaultPc: r1, swapFeeNumerator: 25n, swapFeeDenominator: 10_000n, ammStatus: 6n, poolOpenTime: 0n };
