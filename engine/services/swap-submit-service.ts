@@ -85,7 +85,10 @@ export class SwapSubmitService {
     if (known !== undefined) return { ok: true, signature, bundleId: known };
     const running = this.inflight.get(signature);
     if (running) return running;
-    const p = this.bundle(setup, t).finally(() => this.inflight.delete(signature));
+    // Why catch: an unexpected error mid-submit is the spec's SUBMISSION_FAILED (internal error, outcome unknown), never a 500.
+    const p = this.bundle(setup, t)
+      .catch((e: unknown): SwapSubmitOutcome => ({ ok: false, code: 'SUBMISSION_FAILED', message: `internal error mid-submit: ${(e as Error).message}`, signature }))
+      .finally(() => this.inflight.delete(signature));
     this.inflight.set(signature, p);
     return p;
   }
@@ -93,7 +96,7 @@ export class SwapSubmitService {
   private async bundle(setup: BundleSetup, t: SignedTransaction): Promise<SwapSubmitOutcome> {
     const { signature } = t;
     const { engine } = setup;
-    const unknown = (what: string, e: unknown): SwapSubmitOutcome => ({
+    const notAsked = (what: string, e: unknown): SwapSubmitOutcome => ({
       ok: false,
       code: 'SUBMISSION_FAILED',
       message: `${what}: ${(e as Error).message}`,
@@ -107,7 +110,7 @@ export class SwapSubmitService {
     try {
       tipAccounts = await engine.tipAccounts();
     } catch (e) {
-      return unknown('the block engine could not be asked for its tip accounts', e);
+      return notAsked('the block engine could not be asked for its tip accounts', e);
     }
     const tip = buildTipTransaction({
       payer: setup.tipPayer,
@@ -121,7 +124,7 @@ export class SwapSubmitService {
     try {
       bundleId = await engine.sendBundle([t.raw, tip.serialize()]);
     } catch (e) {
-      if (!isEngineError(e, 'RPC_ERROR')) return unknown('the block engine could not be asked', e);
+      if (!isEngineError(e, 'RPC_ERROR')) return notAsked('the block engine could not be asked', e);
       // Why: a retry after a lost answer sends the same bundle; an engine that landed it refuses it as already
       // processed. The engine still knowing the bundle (pending or landed) makes it the same submission.
       const id = bundleIdOf(signatures);
