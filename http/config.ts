@@ -62,6 +62,12 @@ export interface ServiceConfig {
   readonly pointsPhase: string;
   /** SSE heartbeat period of every stream route (15000, the spec's; shorter only in tests). */
   readonly sseHeartbeatMs: number;
+  /** Jito block engine base URL for `POST /v1/swap` bundles; absent: the route answers 503 BUNDLE_UNAVAILABLE. */
+  readonly blockEngineUrl: string | undefined;
+  /** Base58 secret key of the bundle tip wallet; absent: generated once into `<dataDir>/tip-payer-key.json`. */
+  readonly tipPayerSecretKey: string | undefined;
+  /** Tip of every bundle in lamports (at least Jito's 1,000). */
+  readonly bundleTipLamports: bigint;
 }
 
 function dataDirOf(env: NodeJS.ProcessEnv): string {
@@ -126,5 +132,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     pointsReconcileMs: int(env, 'POINTS_RECONCILE_MS', 300_000, 100),
     pointsPhase: env.POINTS_PHASE ?? 'beta',
     sseHeartbeatMs: int(env, 'SSE_HEARTBEAT_MS', 15_000, 10),
+    blockEngineUrl: env.BLOCK_ENGINE_URL || undefined,
+    tipPayerSecretKey: env.TIP_PAYER_SECRET_KEY || undefined,
+    bundleTipLamports: BigInt(int(env, 'BUNDLE_TIP_LAMPORTS', 10_000, 1000)),
   };
 }

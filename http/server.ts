@@ -7,6 +7,7 @@ import type { AttestationService } from '../engine/services/attestation-service.
 import type { TxStatusService } from '../engine/services/tx-status-service.js';
 import type { SendService } from '../engine/services/send-service.js';
 import type { TxTrackingService } from '../engine/services/tx-tracking-service.js';
+import type { SwapSubmitService } from '../engine/services/swap-submit-service.js';
 import type { QuoteStreams } from '../engine/services/quote-stream.js';
 import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import type { PriceService } from '../engine/services/price-service-types.js';
@@ -66,6 +67,8 @@ export interface ServerOptions {
   readonly send?: SendService;
   /** Transaction tracking (absent: GET /v1/stream/tx answers 501). */
   readonly txTracking?: TxTrackingService;
+  /** Submitting signed transactions as bundles (absent: POST /v1/swap answers 501). */
+  readonly swapSubmit?: SwapSubmitService;
   /** The quote streams (with `quotes`: GET /v1/quote/stream; absent: it answers 501). */
   readonly quoteStreams?: QuoteStreams;
   /** How long `close()` waits for in-flight requests before dropping connections; default 5000 ms. */
@@ -114,6 +117,7 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
     ...(opts.txStatus ? { txStatus: opts.txStatus } : {}),
     ...(opts.send ? { send: opts.send } : {}),
     ...(opts.txTracking ? { txTracking: { tracking: opts.txTracking, hub } } : {}),
+    ...(opts.swapSubmit ? { swapSubmit: opts.swapSubmit } : {}),
     ...(opts.quoteStreams ? { quoteStreams: { streams: opts.quoteStreams, hub } } : {}),
     ...(opts.anonCacheTtlMs === undefined ? {} : { anonCacheTtlMs: opts.anonCacheTtlMs }),
   });

@@ -11,6 +11,9 @@ import { QuoteService } from '../engine/services/quote-service.js';
 import { openAttestation } from '../engine/services/attestation-service.js';
 import { TxStatusService } from '../engine/services/tx-status-service.js';
 import { SendService } from '../engine/services/send-service.js';
+import { SwapSubmitService } from '../engine/services/swap-submit-service.js';
+import { BundleClient } from '../engine/tx/bundle-client.js';
+import { loadTipPayerKey } from '../engine/tx/tip-payer-key.js';
 import { Rebroadcaster } from '../engine/tx/rebroadcaster.js';
 import { TxTracker } from '../engine/tx/tx-tracker.js';
 import { TxTrackingService } from '../engine/services/tx-tracking-service.js';
@@ -70,6 +73,22 @@ export interface RunningService {
   /** Resolves when the startup snapshot is loaded. */
   readonly ready: Promise<void>;
   close(): Promise<void>;
+}
+
+/** The swap submit service: bundles to BLOCK_ENGINE_URL tipped from the tip wallet, or none configured (503). */
+function openSwapSubmit(cfg: ServiceConfig, rpc: RpcClient): SwapSubmitService {
+  if (!cfg.blockEngineUrl) return new SwapSubmitService({ bundles: null });
+  const tip = loadTipPayerKey(cfg.dataDir, cfg.tipPayerSecretKey);
+  const tipPayer = tip.keypair.publicKey.toBase58();
+  log.info('bundle tip wallet (fund it: it pays every bundle tip and fee)', { tipPayer, source: tip.source, tipLamports: cfg.bundleTipLamports.toString(), blockEngine: cfg.blockEngineUrl });
+  return new SwapSubmitService({
+    bundles: {
+      engine: new BundleClient(cfg.blockEngineUrl),
+      tipPayer: tip.keypair,
+      tipLamports: cfg.bundleTipLamports,
+      tipBalance: async (address) => BigInt((await rpc.call<{ value: number }>('getBalance', [address, { commitment: 'confirmed' }])).value),
+    },
+  });
 }
 
 /** Starts every part of the service. */
@@ -178,6 +197,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
   const rebroadcaster = new Rebroadcaster(sendRpc);
   const tracker = new TxTracker(new RpcClient(cfg.rpcUrl, { retries: 0, timeoutMs: 5000 }));
   log.info('attestation key', { publicKey: attestation.publicKey.publicKey, source: attestation.source });
+  const swapSubmit = openSwapSubmit(cfg, sendRpc);
   const server = await createServer({
     priceService,
     port: cfg.port,
@@ -197,6 +217,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     txStatus: new TxStatusService(new RpcClient(cfg.rpcUrl, { retries: 1, timeoutMs: 5000 })),
     send: new SendService(sendRpc, rebroadcaster),
     txTracking: new TxTrackingService(tracker),
+    swapSubmit,
     quoteStreams,
     heartbeatMs: cfg.sseHeartbeatMs,
     health: {

@@ -5,6 +5,7 @@ cd "$(dirname "$0")/.."
 PORT="${PORT:-8080}"
 LOCALNET_RPC_PORT="${LOCALNET_RPC_PORT:-8899}"
 LOCALNET_GRPC_PORT="${LOCALNET_GRPC_PORT:-10000}"
+LOCALNET_BLOCK_ENGINE_PORT="${LOCALNET_BLOCK_ENGINE_PORT:-10001}"
 mkdir -p data
 pids=()
 cleanup() {
@@ -14,7 +15,7 @@ cleanup() {
 }
 trap cleanup INT TERM EXIT
 
-LOCALNET_RPC_PORT="$LOCALNET_RPC_PORT" LOCALNET_GRPC_PORT="$LOCALNET_GRPC_PORT" \
+LOCALNET_RPC_PORT="$LOCALNET_RPC_PORT" LOCALNET_GRPC_PORT="$LOCALNET_GRPC_PORT" LOCALNET_BLOCK_ENGINE_PORT="$LOCALNET_BLOCK_ENGINE_PORT" \
   node dist/fixtures/localnet/main.js >data/localnet.log 2>&1 &
 pids+=($!)
 for _ in $(seq 1 100); do
@@ -24,9 +25,14 @@ for _ in $(seq 1 100); do
 done
 echo "localnet: JSON-RPC http://127.0.0.1:${LOCALNET_RPC_PORT}  Geyser gRPC http://127.0.0.1:${LOCALNET_GRPC_PORT}  (log: data/localnet.log)"
 
+# POST /v1/swap: bundles go to the localnet's block engine, tipped from a wallet funded here by airdrop.
+BLOCK_ENGINE_URL="${BLOCK_ENGINE_URL:-http://127.0.0.1:${LOCALNET_BLOCK_ENGINE_PORT}}"
+RPC_URL="http://127.0.0.1:${LOCALNET_RPC_PORT}" DATA_DIR="${DATA_DIR:-data}" node dist/scripts/fund-tip-wallet.js
+echo "block engine: ${BLOCK_ENGINE_URL}  (POST /v1/swap bundles)"
+
 # Demo mode: a known pro key so the key routes can be tried at once (override or set SVC_DEMO_KEY= to disable).
 SVC_DEMO_KEY="${SVC_DEMO_KEY-demo-key-change-me}"
-PORT="$PORT" SVC_DEMO_KEY="$SVC_DEMO_KEY" RPC_URL="http://127.0.0.1:${LOCALNET_RPC_PORT}" GEYSER_ENDPOINT="http://127.0.0.1:${LOCALNET_GRPC_PORT}" \
+PORT="$PORT" SVC_DEMO_KEY="$SVC_DEMO_KEY" BLOCK_ENGINE_URL="$BLOCK_ENGINE_URL" RPC_URL="http://127.0.0.1:${LOCALNET_RPC_PORT}" GEYSER_ENDPOINT="http://127.0.0.1:${LOCALNET_GRPC_PORT}" \
   node dist/http/main.js &
 pids+=($!)
 echo "service:  http://127.0.0.1:${PORT}  (try: curl http://127.0.0.1:${PORT}/v1/price/SOL)"

@@ -7,6 +7,7 @@ import type { QuoteService } from '../../engine/services/quote-service.js';
 import type { TxStatusService } from '../../engine/services/tx-status-service.js';
 import type { SendService } from '../../engine/services/send-service.js';
 import type { TxTrackingService } from '../../engine/services/tx-tracking-service.js';
+import type { SwapSubmitService } from '../../engine/services/swap-submit-service.js';
 import type { QuoteStreams } from '../../engine/services/quote-stream.js';
 import type { PriceFanout } from '../price-fanout.js';
 import type { SseHub } from '../sse.js';
@@ -21,6 +22,7 @@ import { quoteRoutes } from './quote.js';
 import { txStatusRoute } from './tx-status.js';
 import { sendRoute } from './send.js';
 import { txStreamRoute } from './tx-stream.js';
+import { swapSubmitRoute } from './swap-submit.js';
 import { quoteStreamRoute } from './quote-stream.js';
 
 /** What the routes need. */
@@ -41,6 +43,8 @@ export interface RouteDeps {
   readonly txStatus?: TxStatusService;
   /** Sending signed transactions over the node (absent: the route answers 501). */
   readonly send?: SendService;
+  /** Submitting signed transactions as bundles (absent: POST /v1/swap answers 501). */
+  readonly swapSubmit?: SwapSubmitService;
   /** The quote streams and the hub their frames go through (absent: GET /v1/quote/stream answers 501). */
   readonly quoteStreams?: { readonly streams: QuoteStreams; readonly hub: SseHub };
   /** Transaction tracking and the hub its stream writes through (absent: GET /v1/stream/tx answers 501). */
@@ -61,6 +65,7 @@ export function buildRoutes(deps: RouteDeps): RouteDef[] {
     ...(deps.txStatus ? [txStatusRoute(deps.txStatus)] : []),
     ...(deps.send ? [sendRoute(deps.send, deps.txTracking?.tracking)] : []),
     ...(deps.txTracking ? [txStreamRoute(deps.txTracking.tracking, deps.txTracking.hub)] : []),
+    ...(deps.swapSubmit ? [swapSubmitRoute(deps.swapSubmit, deps.txTracking?.tracking)] : []),
     ...(deps.quotes && deps.quoteStreams ? [quoteStreamRoute(deps.priceService, deps.quotes.dexIds, deps.quoteStreams.streams, deps.quoteStreams.hub)] : []),
   ];
   // Why by name: a route built above replaces its 501 placeholder.
