@@ -11,6 +11,8 @@ import { QuoteService } from '../engine/services/quote-service.js';
 import { openAttestation } from '../engine/services/attestation-service.js';
 import { TxStatusService } from '../engine/services/tx-status-service.js';
 import { SendService } from '../engine/services/send-service.js';
+import { SwapBuildService } from '../engine/services/swap-build-service.js';
+import { BlockhashCache } from '../engine/tx/blockhash-cache.js';
 import { Rebroadcaster } from '../engine/tx/rebroadcaster.js';
 import { RpcClient } from '../engine/chain/rpc-client.js';
 import { QuoteStreams } from '../engine/services/quote-stream.js';
@@ -175,6 +177,14 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
   const sendRpc = new RpcClient(cfg.rpcUrl, { retries: 0, timeoutMs: 5000 });
   const rebroadcaster = new Rebroadcaster(sendRpc);
   log.info('attestation key', { publicKey: attestation.publicKey.publicKey, source: attestation.source });
+  // The build step's pool reads and simulations (one retry, 5 s: a client waits), and its blockhash, kept fresh.
+  const buildRpc = new RpcClient(cfg.rpcUrl, { retries: 1, timeoutMs: 5000 });
+  const blockhashes = new BlockhashCache(
+    async () => (await buildRpc.call<{ value: { blockhash: string; lastValidBlockHeight: number } }>('getLatestBlockhash', [{ commitment: 'confirmed' }])).value,
+    { onError: (e) => log.debug('getLatestBlockhash failed', { err: e }) },
+  );
+  blockhashes.start();
+  const swapBuild = new SwapBuildService({ store: quoteStore, rpc: buildRpc, blockhash: blockhashes, signer: attestation.signer });
   const server = await createServer({
     priceService,
     port: cfg.port,
@@ -193,6 +203,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     // Why one retry and 5 s: a status check answers a waiting client; a slow node is reported as `error`, not waited on.
     txStatus: new TxStatusService(new RpcClient(cfg.rpcUrl, { retries: 1, timeoutMs: 5000 })),
     send: new SendService(sendRpc, rebroadcaster),
+    swapBuild,
     quoteStreams,
     heartbeatMs: cfg.sseHeartbeatMs,
     health: {
@@ -234,6 +245,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     async close(): Promise<void> {
       await server.close();
       rebroadcaster.close();
+      blockhashes.close();
       quoteStreams.close();
       admin.close();
       clearAdminEndpoint(cfg.dataDir, process.pid);

@@ -7,6 +7,7 @@ import type { QuoteService } from '../../engine/services/quote-service.js';
 import type { TxStatusService } from '../../engine/services/tx-status-service.js';
 import type { SendService } from '../../engine/services/send-service.js';
 import type { QuoteStreams } from '../../engine/services/quote-stream.js';
+import type { SwapBuildService } from '../../engine/services/swap-build-service.js';
 import type { PriceFanout } from '../price-fanout.js';
 import type { SseHub } from '../sse.js';
 import type { RouteDef } from '../route.js';
@@ -20,6 +21,7 @@ import { quoteRoutes } from './quote.js';
 import { txStatusRoute } from './tx-status.js';
 import { sendRoute } from './send.js';
 import { quoteStreamRoute } from './quote-stream.js';
+import { swapBuildRoute } from './swap-build.js';
 
 /** What the routes need. */
 export interface RouteDeps {
@@ -41,6 +43,8 @@ export interface RouteDeps {
   readonly send?: SendService;
   /** The quote streams and the hub their frames go through (absent: GET /v1/quote/stream answers 501). */
   readonly quoteStreams?: { readonly streams: QuoteStreams; readonly hub: SseHub };
+  /** Building swap transactions from quote ids (absent: POST /v1/swap/build answers 501). */
+  readonly swapBuild?: SwapBuildService;
 }
 
 /** Builds the route table. */
@@ -56,6 +60,7 @@ export function buildRoutes(deps: RouteDeps): RouteDef[] {
     ...(deps.attestation ? [attestationKeyRoute(deps.attestation)] : []),
     ...(deps.txStatus ? [txStatusRoute(deps.txStatus)] : []),
     ...(deps.send ? [sendRoute(deps.send)] : []),
+    ...(deps.swapBuild ? [swapBuildRoute(deps.swapBuild)] : []),
     ...(deps.quotes && deps.quoteStreams ? [quoteStreamRoute(deps.priceService, deps.quotes.dexIds, deps.quoteStreams.streams, deps.quoteStreams.hub)] : []),
   ];
   // Why by name: a route built above replaces its 501 placeholder.
