@@ -21,6 +21,20 @@ const AMOUNT = 1_000_000_000n;
 /** A token whose only pool is against USDC: SOL -> USDC -> ORCA (as in quote-execution.int.test.ts). */
 const TWO_HOP_SYMBOL = 'ORCA';
 
+/** A token of each other DEX's pools and the DEXes of the best route into it from SOL (quote-execution.int.test.ts). */
+const EVERY_DEX: readonly (readonly [symbol: string, dexes: readonly string[]])[] = [
+  ['QUATRO', ['raydium-amm-v4']],
+  ['VIERA', ['raydium-cpmm', 'raydium-amm-v4']],
+  ['LLMID', ['raydium-launchlab']],
+  ['LLUSD', ['raydium-cpmm', 'raydium-launchlab']],
+  ['DBCMID', ['meteora-dbc']],
+  ['GUNKONZ', ['pumpswap']],
+  // A Token-2022 mint bought with native SOL: the curve takes lamports, nothing is wrapped.
+  ['PMID', ['pumpfun']],
+];
+/** A route whose accounts do not fit one packet without address lookup tables (CPMM then PumpSwap's 20-odd). */
+const TOO_LARGE: readonly [symbol: string, dexes: readonly string[]] = ['DOGFROCAT', ['raydium-cpmm', 'pumpswap']];
+
 interface QuoteBody {
   readonly quoteId: string;
   readonly amount: string;
@@ -193,4 +207,54 @@ test('simulate=true for a wallet that cannot pay: 400 SIMULATION_FAILED with the
   assert.notEqual(r.body.simulationError, null);
   assert.ok(Array.isArray(r.body.logs));
   assert.equal(typeof r.body.details, 'string');
+});
+
+test('USDC -> SOL: the output is unwrapped; the wallet\'s lamports grow by exactly outAmount less the fee', async () => {
+  const q = await quote({ inputMint: 'USDC', outputMint: 'SOL', amount: '10000000', onlyDirectRoutes: true });
+  const b = await build({ quoteId: q.quoteId });
+  assert.equal(b.outAmount, q.outAmount);
+  const usdcAta = await wallet.tokenAccountOf(USDC_MINT);
+  const [lamportsBefore, usdcBefore] = [await wallet.lamports(), await wallet.balance(usdcAta)];
+  const sig = await signAndSend(b, USDC_MINT, WSOL_MINT);
+  assert.equal(usdcBefore - (await wallet.balance(usdcAta)), 10_000_000n);
+  assert.equal((await wallet.lamports()) - lamportsBefore, BigInt(q.outAmount) - (await wallet.feeOf(sig)));
+});
+
+test('wrapAndUnwrapSol=false: the wallet\'s own wrapped SOL is spent, and nothing is wrapped or closed', async () => {
+  await wallet.wrapSol(AMOUNT);
+  const wsolAta = await wallet.tokenAccountOf(WSOL_MINT);
+  const q = await quote({ inputMint: 'SOL', outputMint: 'USDC', amount: AMOUNT.toString(), onlyDirectRoutes: true });
+  const b = await build({ quoteId: q.quoteId, wrapAndUnwrapSol: false });
+  const usdcAta = await wallet.tokenAccountOf(USDC_MINT);
+  const [wsolBefore, usdcBefore] = [await wallet.balance(wsolAta), await wallet.balance(usdcAta)];
+  await signAndSend(b, WSOL_MINT, USDC_MINT);
+  assert.equal(wsolBefore - (await wallet.balance(wsolAta)), AMOUNT);
+  assert.equal((await wallet.balance(usdcAta)) - usdcBefore, BigInt(q.outAmount));
+});
+
+test('every DEX adapter\'s leg in a built transaction: exactly the quoted outAmount', async (t) => {
+  for (const [symbol, dexes] of EVERY_DEX) {
+    await t.test(`SOL -> ${symbol} through ${dexes.join(' -> ')}`, async () => {
+      const mint = sut.net.universe.tokens.find((x) => x.symbol === symbol)!.mint;
+      const q = await quote({ inputMint: 'SOL', outputMint: mint, amount: '100000000', maxHops: 2, slippageBps: 500 });
+      assert.deepEqual(q.bestRoute.hops.map((h) => h.dex), dexes, JSON.stringify(q.bestRoute));
+      const b = await build({ quoteId: q.quoteId });
+      assert.equal(b.outAmount, q.outAmount);
+      const ata = await wallet.tokenAccountOf(mint);
+      const before = await wallet.balance(ata);
+      await signAndSend(b, WSOL_MINT, mint);
+      assert.equal((await wallet.balance(ata)) - before, BigInt(q.outAmount));
+    });
+  }
+});
+
+test('a route too large for one packet without lookup tables: 400 TX_TOO_LARGE with its size', async () => {
+  const [symbol, dexes] = TOO_LARGE;
+  const mint = sut.net.universe.tokens.find((x) => x.symbol === symbol)!.mint;
+  const q = await quote({ inputMint: 'SOL', outputMint: mint, amount: '100000000', maxHops: 2, slippageBps: 500 });
+  assert.deepEqual(q.bestRoute.hops.map((h) => h.dex), dexes, JSON.stringify(q.bestRoute));
+  const r = await post('/v1/swap/build', { quoteId: q.quoteId, userPublicKey: wallet.address });
+  assert.deepEqual([r.status, r.body.code], [400, 'TX_TOO_LARGE'], JSON.stringify(r.body));
+  const bytes = Number(/^(\d+) bytes/.exec(r.body.details as string)?.[1]);
+  assert.ok(bytes > 1232, r.body.details as string);
 });

@@ -191,7 +191,7 @@ export class SwapBuildService {
       });
     let units = Math.min(MAX_COMPUTE_UNIT_LIMIT, BASE_COMPUTE_UNITS + COMPUTE_UNITS_PER_LEG * legs.length);
     let tx = assemble(units);
-    if (tx.tooLarge) return refuse('TX_TOO_LARGE', 'The swap transaction exceeds 1232 bytes', { details: `${hops.length} hop(s); no address lookup tables are used` });
+    if (tx.tooLarge) return refuse('TX_TOO_LARGE', 'The swap transaction exceeds 1232 bytes', { details: `${tx.bytes} bytes for ${hops.length} hop(s); no address lookup tables are used` });
     if (req.simulate) {
       const sim = await this.simulate(assemble(MAX_COMPUTE_UNIT_LIMIT));
       if (!sim.ok) return sim.refusal;

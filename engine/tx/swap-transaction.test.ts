@@ -5,7 +5,7 @@ import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '../adapters/common/spl-
 import type { BuiltInstruction } from '../adapters/types.js';
 import { USDC_MINT, WSOL_MINT } from '../catalog/tokens.js';
 import { ASSOCIATED_TOKEN_PROGRAM, associatedTokenAddress, SYSTEM_PROGRAM } from './spl-instructions.js';
-import { buildSwapTransaction, swapInstructions, type BuiltLeg, type SwapTransactionInput } from './swap-transaction.js';
+import { buildSwapTransaction, swapInstructions, wireSize, type BuiltLeg, type SwapTransactionInput } from './swap-transaction.js';
 
 const user = Keypair.generate().publicKey.toBase58();
 const dexProgram = Keypair.generate().publicKey.toBase58();
@@ -101,7 +101,11 @@ test('the v0 transaction: the user pays and signs alone, its message bytes are w
 test('a transaction over 1,232 bytes is tooLarge (no lookup tables)', () => {
   const big = buildSwapTransaction(input([leg(WSOL_MINT, USDC_MINT, { extraKeys: 20 }), leg(USDC_MINT, token22Mint, { extraKeys: 20 })]));
   assert.equal(big.tooLarge, true);
+  assert.ok(big.bytes > 1232, `${big.bytes} bytes`);
   const fits = buildSwapTransaction(input([leg(WSOL_MINT, USDC_MINT, { extraKeys: 10 })]));
   assert.equal(fits.tooLarge, false);
   assert.ok(fits.transaction.length <= 1232);
+  assert.equal(fits.bytes, fits.transaction.length);
+  const message = VersionedTransaction.deserialize(fits.transaction).message;
+  assert.equal(wireSize(message as Parameters<typeof wireSize>[0]), fits.transaction.length, 'the size formula matches the serializer');
 });

@@ -6,7 +6,7 @@
  * SOL output, and what a wrap left unspent, return to the user as lamports). The user is the fee payer and the only
  * signer. No address lookup tables: a route whose accounts do not fit 1,232 bytes is `tooLarge`.
  */
-import { PublicKey, TransactionInstruction, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
+import { PublicKey, TransactionInstruction, TransactionMessage, VersionedTransaction, type MessageV0 } from '@solana/web3.js';
 import type { BuiltInstruction } from '../adapters/types.js';
 import { WSOL_MINT } from '../catalog/tokens.js';
 import { MAX_TRANSACTION_BYTES } from './signed-transaction.js';
@@ -44,6 +44,8 @@ export interface SwapTransaction {
   readonly messageBytes: Uint8Array;
   /** True when `transaction` is over {@link MAX_TRANSACTION_BYTES}. */
   readonly tooLarge: boolean;
+  /** The transaction's size in bytes (computed from the compiled message when it is too large to serialize). */
+  readonly bytes: number;
   /** Whether SOL is wrapped before the legs and the wrapped-SOL account closed after them. */
   readonly wraps: boolean;
   readonly unwraps: boolean;
@@ -105,9 +107,19 @@ export function buildSwapTransaction(input: SwapTransactionInput): SwapTransacti
     messageBytes = message.serialize();
   } catch (e) {
     // Why: web3.js serializes a message into a 1,232-byte buffer and throws a RangeError past it.
-    if (e instanceof RangeError) return { transaction: new Uint8Array(0), messageBytes: new Uint8Array(0), tooLarge: true, wraps, unwraps };
+    if (e instanceof RangeError) return { transaction: new Uint8Array(0), messageBytes: new Uint8Array(0), tooLarge: true, bytes: wireSize(message), wraps, unwraps };
     throw e;
   }
   const transaction = new VersionedTransaction(message).serialize();
-  return { transaction, messageBytes, tooLarge: transaction.length > MAX_TRANSACTION_BYTES, wraps, unwraps };
+  return { transaction, messageBytes, tooLarge: transaction.length > MAX_TRANSACTION_BYTES, bytes: transaction.length, wraps, unwraps };
+}
+
+/** Bytes of a compact-u16 length. */
+const compactLen = (n: number): number => (n < 0x80 ? 1 : n < 0x4000 ? 2 : 3);
+
+/** Wire size of a one-signature transaction of `message` (no lookup tables), without serializing it. */
+export function wireSize(message: MessageV0): number {
+  const ixs = message.compiledInstructions.reduce((n, ix) => n + 1 + compactLen(ix.accountKeyIndexes.length) + ix.accountKeyIndexes.length + compactLen(ix.data.length) + ix.data.length, 0);
+  const keys = message.staticAccountKeys.length;
+  return 1 + 64 + 1 + 3 + compactLen(keys) + 32 * keys + 32 + compactLen(message.compiledInstructions.length) + ixs + 1;
 }
