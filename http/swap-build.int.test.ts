@@ -258,3 +258,17 @@ test('a route too large for one packet without lookup tables: 400 TX_TOO_LARGE w
   const bytes = Number(/^(\d+) bytes/.exec(r.body.details as string)?.[1]);
   assert.ok(bytes > 1232, r.body.details as string);
 });
+
+test('ExactOut SOL -> USDC: exactly the amount asked arrives; the wallet pays the build\'s inAmount, at most the threshold', async () => {
+  const want = 50_000_000n;
+  const q = await quote({ inputMint: 'SOL', outputMint: 'USDC', amount: want.toString(), swapMode: 'ExactOut', onlyDirectRoutes: true });
+  const b = await build({ quoteId: q.quoteId });
+  assert.deepEqual([b.outAmount, b.minOutAmount, b.inAmount], [want.toString(), want.toString(), q.inAmount]);
+  const usdcAta = await wallet.tokenAccountOf(USDC_MINT);
+  const [lamportsBefore, usdcBefore] = [await wallet.lamports(), await wallet.balance(usdcAta)];
+  const sig = await signAndSend(b, WSOL_MINT, USDC_MINT);
+  assert.equal((await wallet.balance(usdcAta)) - usdcBefore, want);
+  // The wrap moved the threshold in; the close returned what the leg did not take.
+  assert.equal(lamportsBefore - (await wallet.lamports()), BigInt(b.inAmount) + (await wallet.feeOf(sig)));
+  assert.ok(BigInt(b.inAmount) <= BigInt(q.otherAmountThreshold));
+});
