@@ -272,3 +272,27 @@ test('ExactOut SOL -> USDC: exactly the amount asked arrives; the wallet pays th
   assert.equal(lamportsBefore - (await wallet.lamports()), BigInt(b.inAmount) + (await wallet.feeOf(sig)));
   assert.ok(BigInt(b.inAmount) <= BigInt(q.otherAmountThreshold));
 });
+
+test('SOL in the middle, paid as lamports by a pump.fun sell and taken wrapped (and the reverse): converted between the legs', async (t) => {
+  const pmid = sut.net.universe.tokens.find((x) => x.symbol === 'PMID')!.mint;
+  const pmidAta = await wallet.tokenAccountOf(pmid);
+  const usdcAta = await wallet.tokenAccountOf(USDC_MINT);
+  await t.test('USDC -> SOL -> PMID: the wrapped SOL unwrapped for the curve', async () => {
+    const q = await quote({ inputMint: 'USDC', outputMint: pmid, amount: '20000000', maxHops: 2, slippageBps: 500 });
+    assert.deepEqual(q.bestRoute.hops.map((h) => [h.outputMint === WSOL_MINT, h.dex === 'pumpfun']), [[true, false], [false, true]], JSON.stringify(q.bestRoute));
+    const b = await build({ quoteId: q.quoteId });
+    const before = await wallet.balance(pmidAta);
+    await signAndSend(b, USDC_MINT, pmid);
+    assert.equal((await wallet.balance(pmidAta)) - before, BigInt(q.outAmount));
+  });
+  await t.test('PMID -> SOL -> USDC: the curve\'s lamports wrapped for the next leg', async () => {
+    const sell = (await wallet.balance(pmidAta)) / 2n;
+    const q = await quote({ inputMint: pmid, outputMint: 'USDC', amount: sell.toString(), maxHops: 2, slippageBps: 500 });
+    assert.deepEqual(q.bestRoute.hops.map((h) => [h.outputMint === WSOL_MINT, h.dex === 'pumpfun']), [[true, true], [false, false]], JSON.stringify(q.bestRoute));
+    const b = await build({ quoteId: q.quoteId });
+    const [pmidBefore, usdcBefore] = [await wallet.balance(pmidAta), await wallet.balance(usdcAta)];
+    await signAndSend(b, pmid, USDC_MINT);
+    assert.equal(pmidBefore - (await wallet.balance(pmidAta)), sell);
+    assert.equal((await wallet.balance(usdcAta)) - usdcBefore, BigInt(q.outAmount));
+  });
+});

@@ -21,7 +21,7 @@ import { messageHash } from '../tx/attestation-signer.js';
 import type { BlockhashCache } from '../tx/blockhash-cache.js';
 import { chainQuotes, chainTotals, legAmounts, type LegQuoter } from '../tx/leg-amounts.js';
 import { associatedTokenAddress, MAX_COMPUTE_UNIT_LIMIT } from '../tx/spl-instructions.js';
-import { buildSwapTransaction, type BuiltLeg, type SwapTransaction } from '../tx/swap-transaction.js';
+import { buildSwapTransaction, runtimeDefaultUnits, type BuiltLeg, type SwapTransaction } from '../tx/swap-transaction.js';
 import { readLegState, type LegState, type StoredHop, type SwapBuildRpc } from './swap-leg-state.js';
 
 /** Compute units asked without a simulation: a base for the budget, ATA and wrap instructions, plus each leg. */
@@ -163,6 +163,7 @@ export class SwapBuildService {
     const built: BuiltLeg[] = legs.map((l, i) => ({
       inputMint: l.hop.inputMint,
       outputMint: l.hop.outputMint,
+      maxIn: mode === 'ExactIn' ? amounts[i]!.amount : amounts[i]!.otherAmountThreshold,
       instruction: l.adapter.swapInstruction({
         pool: l.pool,
         accounts: l.accounts,
@@ -177,7 +178,7 @@ export class SwapBuildService {
     }));
     const blockhash = this.deps.blockhash.current();
     if (blockhash === null) return refuse('BLOCKHASH_UNAVAILABLE', 'No recent blockhash');
-    const assemble = (units: number): SwapTransaction =>
+    const assemble = (units: number | null): SwapTransaction =>
       buildSwapTransaction({
         user: req.userPublicKey,
         legs: built,
@@ -189,15 +190,24 @@ export class SwapBuildService {
         ...(req.computeUnitPriceMicroLamports ? { computeUnitPriceMicroLamports: req.computeUnitPriceMicroLamports } : {}),
         recentBlockhash: blockhash.blockhash,
       });
-    let units = Math.min(MAX_COMPUTE_UNIT_LIMIT, BASE_COMPUTE_UNITS + COMPUTE_UNITS_PER_LEG * legs.length);
+    let units: number | null = Math.min(MAX_COMPUTE_UNIT_LIMIT, BASE_COMPUTE_UNITS + COMPUTE_UNITS_PER_LEG * legs.length);
     let tx = assemble(units);
+    // Why: without a priority fee the limit instruction is optional (the runtime's default per instruction covers a
+    // swap); dropping it saves the 40-odd bytes a route just over the packet needs.
+    if (tx.tooLarge && !req.computeUnitPriceMicroLamports) {
+      units = null;
+      tx = assemble(null);
+    }
     if (tx.tooLarge) return refuse('TX_TOO_LARGE', 'The swap transaction exceeds 1232 bytes', { details: `${tx.bytes} bytes for ${hops.length} hop(s); no address lookup tables are used` });
     if (req.simulate) {
-      const sim = await this.simulate(assemble(MAX_COMPUTE_UNIT_LIMIT));
+      const sim = await this.simulate(units === null ? tx : assemble(MAX_COMPUTE_UNIT_LIMIT));
       if (!sim.ok) return sim.refusal;
-      units = Math.min(MAX_COMPUTE_UNIT_LIMIT, Math.ceil(sim.unitsConsumed * (1 + SIMULATED_UNITS_MARGIN)) + SIMULATED_UNITS_EXTRA);
-      tx = assemble(units);
+      if (units !== null) {
+        units = Math.min(MAX_COMPUTE_UNIT_LIMIT, Math.ceil(sim.unitsConsumed * (1 + SIMULATED_UNITS_MARGIN)) + SIMULATED_UNITS_EXTRA);
+        tx = assemble(units);
+      }
     }
+    const computeUnits = units ?? runtimeDefaultUnits(tx.workInstructions);
     const minOut = mode === 'ExactIn' ? threshold : totals.outAmount;
     const maxIn = mode === 'ExactIn' ? asked : threshold;
     const first = hops[0]!;
@@ -221,7 +231,7 @@ export class SwapBuildService {
         transaction: Buffer.from(tx.transaction).toString('base64'),
         quoteId: req.quoteId,
         lastValidBlockHeight: blockhash.lastValidBlockHeight,
-        computeUnitLimit: units,
+        computeUnitLimit: computeUnits,
         inAmount: totals.inAmount.toString(),
         outAmount: totals.outAmount.toString(),
         minOutAmount: minOut.toString(),

@@ -11,6 +11,8 @@ import type { BuiltInstruction } from '../adapters/types.js';
 export const ASSOCIATED_TOKEN_PROGRAM = 'ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL';
 /** The System program. */
 export const SYSTEM_PROGRAM = '11111111111111111111111111111111';
+/** The Compute Budget program. */
+export const COMPUTE_BUDGET_PROGRAM = ComputeBudgetProgram.programId.toBase58();
 /** The most compute units one transaction may ask for. */
 export const MAX_COMPUTE_UNIT_LIMIT = 1_400_000;
 

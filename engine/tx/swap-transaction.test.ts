@@ -5,7 +5,7 @@ import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '../adapters/common/spl-
 import type { BuiltInstruction } from '../adapters/types.js';
 import { USDC_MINT, WSOL_MINT } from '../catalog/tokens.js';
 import { ASSOCIATED_TOKEN_PROGRAM, associatedTokenAddress, SYSTEM_PROGRAM } from './spl-instructions.js';
-import { buildSwapTransaction, swapInstructions, wireSize, type BuiltLeg, type SwapTransactionInput } from './swap-transaction.js';
+import { buildSwapTransaction, runtimeDefaultUnits, swapInstructions, wireSize, type BuiltLeg, type SwapTransactionInput } from './swap-transaction.js';
 
 const user = Keypair.generate().publicKey.toBase58();
 const dexProgram = Keypair.generate().publicKey.toBase58();
@@ -24,7 +24,7 @@ function leg(inputMint: string, outputMint: string, opts: { nativeIn?: boolean; 
   if (!opts.nativeOut) keys.push({ pubkey: ata(outputMint), isSigner: false, isWritable: true });
   for (let i = 0; i < (opts.extraKeys ?? 0); i++) keys.push({ pubkey: Keypair.generate().publicKey.toBase58(), isSigner: false, isWritable: true });
   const instruction: BuiltInstruction = { programId: dexProgram, keys, data: Uint8Array.of(1, 2, 3) };
-  return { instruction, inputMint, outputMint };
+  return { instruction, inputMint, outputMint, maxIn: 777n };
 }
 
 const input = (legs: BuiltLeg[], more: Partial<SwapTransactionInput> = {}): SwapTransactionInput => ({
@@ -84,6 +84,30 @@ test('a leg taking native SOL (it does not name the wSOL account): nothing wrapp
 test('two legs: the intermediate and output ATAs created once each, the legs in route order', () => {
   const r = swapInstructions(input([leg(WSOL_MINT, USDC_MINT), leg(USDC_MINT, token22Mint)]));
   assert.deepEqual(shape(r.instructions), ['cu-limit', 'create-ata:wsol', 'create-ata:usdc', 'create-ata:t22', 'transfer', 'sync-native', 'leg', 'leg', 'close']);
+});
+
+test('SOL paid as lamports mid-route and taken wrapped: the next leg\'s input wrapped between the two legs', () => {
+  const r = swapInstructions(input([leg(token22Mint, WSOL_MINT, { nativeOut: true }), leg(WSOL_MINT, USDC_MINT)]));
+  assert.deepEqual(shape(r.instructions), ['cu-limit', 'create-ata:wsol', 'create-ata:usdc', 'leg', 'transfer', 'sync-native', 'leg']);
+  assert.equal(Buffer.from(r.instructions[4]!.data).readBigUInt64LE(4), 777n, 'the next leg\'s maxIn');
+  assert.deepEqual([r.wraps, r.unwraps], [false, false]);
+});
+
+test('SOL paid wrapped mid-route and taken as lamports: the wrapped-SOL account closed between the legs, once', () => {
+  const r = swapInstructions(input([leg(WSOL_MINT, USDC_MINT), leg(USDC_MINT, WSOL_MINT), leg(WSOL_MINT, token22Mint, { nativeIn: true })]));
+  assert.deepEqual(shape(r.instructions), ['cu-limit', 'create-ata:wsol', 'create-ata:usdc', 'create-ata:t22', 'transfer', 'sync-native', 'leg', 'leg', 'close', 'leg']);
+  assert.equal(shape(r.instructions).filter((x) => x === 'close').length, 1);
+});
+
+test('no unit limit (null): no limit instruction; the runtime default counts the other instructions', () => {
+  const built = buildSwapTransaction(input([leg(WSOL_MINT, USDC_MINT)], { computeUnitLimit: null }));
+  assert.deepEqual(shape(swapInstructions(input([leg(WSOL_MINT, USDC_MINT)], { computeUnitLimit: null })).instructions), ['create-ata:wsol', 'create-ata:usdc', 'transfer', 'sync-native', 'leg', 'close']);
+  assert.equal(built.workInstructions, 6);
+  assert.equal(runtimeDefaultUnits(6), 1_200_000);
+  assert.equal(runtimeDefaultUnits(9), 1_400_000);
+  const withLimit = buildSwapTransaction(input([leg(WSOL_MINT, USDC_MINT)]));
+  assert.equal(withLimit.workInstructions, 6);
+  assert.ok(withLimit.bytes > built.bytes);
 });
 
 test('the v0 transaction: the user pays and signs alone, its message bytes are what the wire carries, unsigned', () => {

@@ -10,13 +10,26 @@ import { PublicKey, TransactionInstruction, TransactionMessage, VersionedTransac
 import type { BuiltInstruction } from '../adapters/types.js';
 import { WSOL_MINT } from '../catalog/tokens.js';
 import { MAX_TRANSACTION_BYTES } from './signed-transaction.js';
-import { associatedTokenAddress, closeAccount, computeUnitLimit, computeUnitPrice, createAtaIdempotent, syncNative, transferLamports } from './spl-instructions.js';
+import {
+  associatedTokenAddress,
+  closeAccount,
+  COMPUTE_BUDGET_PROGRAM,
+  computeUnitLimit,
+  computeUnitPrice,
+  createAtaIdempotent,
+  MAX_COMPUTE_UNIT_LIMIT,
+  syncNative,
+  transferLamports,
+} from './spl-instructions.js';
 
-/** One leg: its built swap instruction and the mints it trades. */
+/** One leg: its built swap instruction, the mints it trades and the most input it takes. */
 export interface BuiltLeg {
   readonly instruction: BuiltInstruction;
   readonly inputMint: string;
   readonly outputMint: string;
+  /** ExactIn: the amount offered; ExactOut: the most input. What is wrapped for it when the previous leg pays SOL
+   * as lamports and this leg takes wrapped SOL. */
+  readonly maxIn: bigint;
 }
 
 /** What the transaction is built from. */
@@ -30,7 +43,8 @@ export interface SwapTransactionInput {
   readonly wrapAndUnwrapSol: boolean;
   /** Lamports wrapped when the first leg takes wrapped SOL: ExactIn the amount offered, ExactOut the most input. */
   readonly wrapLamports: bigint;
-  readonly computeUnitLimit: number;
+  /** The unit limit; null: no limit instruction (the runtime's default applies: {@link runtimeDefaultUnits}). */
+  readonly computeUnitLimit: number | null;
   /** Priority fee; absent or 0: no price instruction. */
   readonly computeUnitPriceMicroLamports?: bigint;
   readonly recentBlockhash: string;
@@ -46,6 +60,8 @@ export interface SwapTransaction {
   readonly tooLarge: boolean;
   /** The transaction's size in bytes (computed from the compiled message when it is too large to serialize). */
   readonly bytes: number;
+  /** Instructions other than the compute budget's (what the runtime's default unit limit counts). */
+  readonly workInstructions: number;
   /** Whether SOL is wrapped before the legs and the wrapped-SOL account closed after them. */
   readonly wraps: boolean;
   readonly unwraps: boolean;
@@ -68,7 +84,7 @@ export function swapInstructions(input: SwapTransactionInput): { instructions: B
   // account; nothing is wrapped for it, nor unwrapped after it.
   const wraps = input.wrapAndUnwrapSol && first.inputMint === WSOL_MINT && named(first.instruction, ataOf(WSOL_MINT));
   const unwraps = input.wrapAndUnwrapSol && (wraps || (last.outputMint === WSOL_MINT && named(last.instruction, ataOf(WSOL_MINT))));
-  const out: BuiltInstruction[] = [computeUnitLimit(input.computeUnitLimit)];
+  const out: BuiltInstruction[] = input.computeUnitLimit === null ? [] : [computeUnitLimit(input.computeUnitLimit)];
   if (input.computeUnitPriceMicroLamports) out.push(computeUnitPrice(input.computeUnitPriceMicroLamports));
   const created = new Set<string>();
   const create = (mint: string): void => {
@@ -77,19 +93,38 @@ export function swapInstructions(input: SwapTransactionInput): { instructions: B
     out.push(createAtaIdempotent(user, user, mint, programOf(mint)));
   };
   if (wraps) create(WSOL_MINT);
-  for (const leg of legs) if (named(leg.instruction, ataOf(leg.outputMint))) create(leg.outputMint);
+  // Every account a leg pays into, and the intermediate accounts a later leg takes from (not the route's input).
+  legs.forEach((leg, i) => {
+    if (i > 0 && named(leg.instruction, ataOf(leg.inputMint))) create(leg.inputMint);
+    if (named(leg.instruction, ataOf(leg.outputMint))) create(leg.outputMint);
+  });
   if (wraps) {
     const wsol = ataOf(WSOL_MINT);
     out.push(transferLamports(user, wsol, input.wrapLamports), syncNative(wsol, programOf(WSOL_MINT)));
   }
-  for (const leg of legs) out.push(leg.instruction);
-  if (unwraps) out.push(closeAccount(ataOf(WSOL_MINT), user, user, programOf(WSOL_MINT)));
+  let closedMidway = false;
+  legs.forEach((leg, i) => {
+    out.push(leg.instruction);
+    const next = legs[i + 1];
+    if (!next || leg.outputMint !== WSOL_MINT) return;
+    // SOL in the middle of the route, paid and taken in different forms: converted between the two legs.
+    const wsol = ataOf(WSOL_MINT);
+    const paysNative = !named(leg.instruction, wsol);
+    const takesNative = !named(next.instruction, wsol);
+    if (paysNative && !takesNative) out.push(transferLamports(user, wsol, next.maxIn), syncNative(wsol, programOf(WSOL_MINT)));
+    if (!paysNative && takesNative) {
+      out.push(closeAccount(wsol, user, user, programOf(WSOL_MINT)));
+      closedMidway = true;
+    }
+  });
+  if (unwraps && !closedMidway) out.push(closeAccount(ataOf(WSOL_MINT), user, user, programOf(WSOL_MINT)));
   return { instructions: out, wraps, unwraps };
 }
 
 /** Builds the unsigned v0 transaction (the user pays the fee). */
 export function buildSwapTransaction(input: SwapTransactionInput): SwapTransaction {
   const { instructions, wraps, unwraps } = swapInstructions(input);
+  const workInstructions = instructions.filter((ix) => ix.programId !== COMPUTE_BUDGET_PROGRAM).length;
   const message = new TransactionMessage({
     payerKey: new PublicKey(input.user),
     recentBlockhash: input.recentBlockhash,
@@ -107,11 +142,23 @@ export function buildSwapTransaction(input: SwapTransactionInput): SwapTransacti
     messageBytes = message.serialize();
   } catch (e) {
     // Why: web3.js serializes a message into a 1,232-byte buffer and throws a RangeError past it.
-    if (e instanceof RangeError) return { transaction: new Uint8Array(0), messageBytes: new Uint8Array(0), tooLarge: true, bytes: wireSize(message), wraps, unwraps };
+    if (e instanceof RangeError) return { transaction: new Uint8Array(0), messageBytes: new Uint8Array(0), tooLarge: true, bytes: wireSize(message), workInstructions, wraps, unwraps };
     throw e;
   }
   const transaction = new VersionedTransaction(message).serialize();
-  return { transaction, messageBytes, tooLarge: transaction.length > MAX_TRANSACTION_BYTES, bytes: transaction.length, wraps, unwraps };
+  return { transaction, messageBytes, tooLarge: transaction.length > MAX_TRANSACTION_BYTES, bytes: transaction.length, workInstructions, wraps, unwraps };
+}
+
+/** Units the runtime grants per instruction when the transaction sets no limit. */
+export const DEFAULT_UNITS_PER_INSTRUCTION = 200_000;
+
+/**
+ * The runtime's unit limit of a transaction without a limit instruction: 200,000 per instruction other than the
+ * compute budget's, at most 1,400,000 (an upper figure: newer runtimes grant builtin programs, the System program
+ * among them, less).
+ */
+export function runtimeDefaultUnits(workInstructions: number): number {
+  return Math.min(MAX_COMPUTE_UNIT_LIMIT, DEFAULT_UNITS_PER_INSTRUCTION * workInstructions);
 }
 
 /** Bytes of a compact-u16 length. */
