@@ -2,9 +2,11 @@
  * `POST /v1/swap/build` on the localnet with the simulator paused: quotes built into unsigned v0 transactions, their
  * attestation verified with the client example against `GET /v1/attestation/pubkey`, signed by a fresh wallet that
  * holds nothing but SOL (the build creates its token accounts and wraps its SOL), sent over JSON-RPC; the wallet
- * receives exactly the build's (and, unmoved, the quote's) output. A quote id builds once (404 after; 404 unknown);
- * a pool moved beyond `maxDriftBps` between quote and build answers 409 QUOTE_MOVED with the four fields, a small
- * move builds on the fresh state; `simulate=true` sizes the compute unit limit from the simulation.
+ * receives exactly the build's (and, unmoved, the quote's) output: direct, 2 hops, every DEX, ExactOut, SOL out
+ * (unwrapped), `wrapAndUnwrapSol=false`, SOL in the middle of a route paid and taken in different forms. A quote id
+ * builds once (404 after; 404 unknown); a pool moved beyond `maxDriftBps` between quote and build answers 409
+ * QUOTE_MOVED with the four fields, a small move builds on the fresh state; `simulate=true` sizes the compute unit
+ * limit from the simulation, or answers SIMULATION_FAILED; a route over the packet is TX_TOO_LARGE.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
