@@ -87,7 +87,8 @@ const TABLE: readonly Row[] = [
   R('GET', '/v1/attestation/pubkey', 'none', false, () => 200),
   // Built: an authorised call with the table's `{}` body is refused as a malformed quote request.
   R('POST', '/v1/quote', 'key', false, () => 400),
-  R('POST', '/v1/swap/build', 'key', false),
+  // Built: an authorised call with the table's `{}` body is refused (no quoteId).
+  R('POST', '/v1/swap/build', 'key', false, () => 400),
   // Built: an authorised call with the table's `{}` body is refused (no transaction), bundles configured or not.
   R('POST', '/v1/swap', 'key', false, () => 400),
   // Built: an authorised call with the table's `{}` body is refused (no transaction).

@@ -8,6 +8,7 @@ import type { TxStatusService } from '../engine/services/tx-status-service.js';
 import type { SendService } from '../engine/services/send-service.js';
 import type { TxTrackingService } from '../engine/services/tx-tracking-service.js';
 import type { SwapSubmitService } from '../engine/services/swap-submit-service.js';
+import type { SwapBuildService } from '../engine/services/swap-build-service.js';
 import type { QuoteStreams } from '../engine/services/quote-stream.js';
 import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import type { PriceService } from '../engine/services/price-service-types.js';
@@ -71,6 +72,8 @@ export interface ServerOptions {
   readonly swapSubmit?: SwapSubmitService;
   /** The quote streams (with `quotes`: GET /v1/quote/stream; absent: it answers 501). */
   readonly quoteStreams?: QuoteStreams;
+  /** Building swap transactions from quote ids (absent: POST /v1/swap/build answers 501). */
+  readonly swapBuild?: SwapBuildService;
   /** How long `close()` waits for in-flight requests before dropping connections; default 5000 ms. */
   readonly shutdownGraceMs?: number;
 }
@@ -118,6 +121,7 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
     ...(opts.send ? { send: opts.send } : {}),
     ...(opts.txTracking ? { txTracking: { tracking: opts.txTracking, hub } } : {}),
     ...(opts.swapSubmit ? { swapSubmit: opts.swapSubmit } : {}),
+    ...(opts.swapBuild ? { swapBuild: opts.swapBuild } : {}),
     ...(opts.quoteStreams ? { quoteStreams: { streams: opts.quoteStreams, hub } } : {}),
     ...(opts.anonCacheTtlMs === undefined ? {} : { anonCacheTtlMs: opts.anonCacheTtlMs }),
   });

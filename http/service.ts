@@ -14,6 +14,8 @@ import { SendService } from '../engine/services/send-service.js';
 import { SwapSubmitService } from '../engine/services/swap-submit-service.js';
 import { BundleClient } from '../engine/tx/bundle-client.js';
 import { loadTipPayerKey } from '../engine/tx/tip-payer-key.js';
+import { SwapBuildService } from '../engine/services/swap-build-service.js';
+import { BlockhashCache } from '../engine/tx/blockhash-cache.js';
 import { Rebroadcaster } from '../engine/tx/rebroadcaster.js';
 import { TxTracker } from '../engine/tx/tx-tracker.js';
 import { TxTrackingService } from '../engine/services/tx-tracking-service.js';
@@ -198,6 +200,14 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
   const tracker = new TxTracker(new RpcClient(cfg.rpcUrl, { retries: 0, timeoutMs: 5000 }));
   log.info('attestation key', { publicKey: attestation.publicKey.publicKey, source: attestation.source });
   const swapSubmit = openSwapSubmit(cfg, sendRpc);
+  // The build step's pool reads and simulations (one retry, 5 s: a client waits), and its blockhash, kept fresh.
+  const buildRpc = new RpcClient(cfg.rpcUrl, { retries: 1, timeoutMs: 5000 });
+  const blockhashes = new BlockhashCache(
+    async () => (await buildRpc.call<{ value: { blockhash: string; lastValidBlockHeight: number } }>('getLatestBlockhash', [{ commitment: 'confirmed' }])).value,
+    { onError: (e) => log.debug('getLatestBlockhash failed', { err: e }) },
+  );
+  blockhashes.start();
+  const swapBuild = new SwapBuildService({ store: quoteStore, rpc: buildRpc, blockhash: blockhashes, signer: attestation.signer });
   const server = await createServer({
     priceService,
     port: cfg.port,
@@ -218,6 +228,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     send: new SendService(sendRpc, rebroadcaster),
     txTracking: new TxTrackingService(tracker),
     swapSubmit,
+    swapBuild,
     quoteStreams,
     heartbeatMs: cfg.sseHeartbeatMs,
     health: {
@@ -260,6 +271,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
       await server.close();
       rebroadcaster.close();
       tracker.close();
+      blockhashes.close();
       quoteStreams.close();
       admin.close();
       clearAdminEndpoint(cfg.dataDir, process.pid);

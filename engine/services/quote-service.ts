@@ -240,12 +240,12 @@ export class QuoteService {
       contextSlot: Number(answer.contextSlot),
       timeTakenMs: Math.round((performance.now() - started) * 1000) / 1000,
     };
-    // What the build step replays: the best route with its legs, the mode, the slippage bound, the slot.
+    // What the build step replays: the best route with its legs, the mode, the amount asked, the slippage bound, the slot.
     const commit = (): Promise<void> =>
       this.deps.store.put({
         quoteId,
         expiresAtMs: expiresAt,
-        payload: JSON.stringify({ swapMode: input.swapMode, slippageBps: input.slippageBps, otherAmountThreshold, contextSlot: body.contextSlot, route: routes[0] }),
+        payload: JSON.stringify({ swapMode: input.swapMode, slippageBps: input.slippageBps, otherAmountThreshold, contextSlot: body.contextSlot, amount: body.amount, route: routes[0] }),
       });
     return { outcome: { ok: true, body }, watch, commit };
   }

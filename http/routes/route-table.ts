@@ -9,6 +9,7 @@ import type { SendService } from '../../engine/services/send-service.js';
 import type { TxTrackingService } from '../../engine/services/tx-tracking-service.js';
 import type { SwapSubmitService } from '../../engine/services/swap-submit-service.js';
 import type { QuoteStreams } from '../../engine/services/quote-stream.js';
+import type { SwapBuildService } from '../../engine/services/swap-build-service.js';
 import type { PriceFanout } from '../price-fanout.js';
 import type { SseHub } from '../sse.js';
 import type { RouteDef } from '../route.js';
@@ -24,6 +25,7 @@ import { sendRoute } from './send.js';
 import { txStreamRoute } from './tx-stream.js';
 import { swapSubmitRoute } from './swap-submit.js';
 import { quoteStreamRoute } from './quote-stream.js';
+import { swapBuildRoute } from './swap-build.js';
 
 /** What the routes need. */
 export interface RouteDeps {
@@ -49,6 +51,8 @@ export interface RouteDeps {
   readonly quoteStreams?: { readonly streams: QuoteStreams; readonly hub: SseHub };
   /** Transaction tracking and the hub its stream writes through (absent: GET /v1/stream/tx answers 501). */
   readonly txTracking?: { readonly tracking: TxTrackingService; readonly hub: SseHub };
+  /** Building swap transactions from quote ids (absent: POST /v1/swap/build answers 501). */
+  readonly swapBuild?: SwapBuildService;
 }
 
 /** Builds the route table. */
@@ -66,6 +70,7 @@ export function buildRoutes(deps: RouteDeps): RouteDef[] {
     ...(deps.send ? [sendRoute(deps.send, deps.txTracking?.tracking)] : []),
     ...(deps.txTracking ? [txStreamRoute(deps.txTracking.tracking, deps.txTracking.hub)] : []),
     ...(deps.swapSubmit ? [swapSubmitRoute(deps.swapSubmit, deps.txTracking?.tracking)] : []),
+    ...(deps.swapBuild ? [swapBuildRoute(deps.swapBuild)] : []),
     ...(deps.quotes && deps.quoteStreams ? [quoteStreamRoute(deps.priceService, deps.quotes.dexIds, deps.quoteStreams.streams, deps.quoteStreams.hub)] : []),
   ];
   // Why by name: a route built above replaces its 501 placeholder.
