@@ -1,0 +1,99 @@
+/**
+ * The swap flow on the localnet (issue 14's bench): `POST /v1/swap/build` latency with and without `simulate=true`
+ * (each build preceded by its own quote, untimed), and submit-to-landed: a built, signed SOL -> USDC swap sent
+ * through `POST /v1/swap` (a tipped bundle to the localnet's block engine) and through `POST /v1/send` (RPC), timed
+ * from the request to the first poll of `GET /v1/tx/:signature` that answers `confirmed` (10 ms polls), beside the
+ * localnet's own slot time. The service runs in this process with an internal key (no limits); the simulator is paused.
+ * Run: `npx tsc -p tsconfig.json && flock /tmp/bench.lock node dist/bench/swap-flow.bench.js [--builds 100] [--submits 20]`.
+ */
+import { parseArgs } from 'node:util';
+import { VersionedTransaction } from '@solana/web3.js';
+import bs58 from 'bs58';
+import { startLocalnet } from '../fixtures/localnet/start-localnet.js';
+import { startServiceUnderTest } from '../http/testing/service-under-test.js';
+import { TestWallet } from '../http/testing/test-wallet.js';
+import { percentiles, type Percentiles } from './percentiles.js';
+import { machineLine } from './quote-report.js';
+
+const { values: args } = parseArgs({ options: { builds: { type: 'string', default: '100' }, submits: { type: 'string', default: '20' } } });
+const BUILDS = Number(args.builds);
+const SUBMITS = Number(args.submits);
+const SLOT_MS = 400;
+
+const net = await startLocalnet({ rpcPort: 0, grpcPort: 0, tps: 0, slotMs: SLOT_MS });
+const tip = await TestWallet.funded(net.rpcUrl, 10 * 1_000_000_000);
+const user = await TestWallet.funded(net.rpcUrl, 1000 * 1_000_000_000);
+const sut = await startServiceUnderTest({ BLOCK_ENGINE_URL: net.blockEngineUrl, TIP_PAYER_SECRET_KEY: bs58.encode(tip.keypair.secretKey), RATE_QUOTA_SCALE: '1000' }, net);
+const key = (await sut.svc.keys.create({ tier: 'internal' })).key;
+
+async function post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${sut.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+async function quoteId(): Promise<string> {
+  const q = await post('/v1/quote', { inputMint: 'SOL', outputMint: 'USDC', amount: '100000000', onlyDirectRoutes: true });
+  if (q.status !== 200) throw new Error(`quote ${q.status} ${JSON.stringify(q.body)}`);
+  return q.body.quoteId as string;
+}
+
+/** A build's latency in ms (its quote untimed). */
+async function timedBuild(simulate: boolean): Promise<{ ms: number; body: Record<string, unknown> }> {
+  const id = await quoteId();
+  const t0 = performance.now();
+  const b = await post('/v1/swap/build', { quoteId: id, userPublicKey: user.address, simulate });
+  const ms = performance.now() - t0;
+  if (b.status !== 200) throw new Error(`build ${b.status} ${JSON.stringify(b.body)}`);
+  return { ms, body: b.body };
+}
+
+// The build refuses with 503 until it holds a blockhash; wait for the first.
+for (let i = 0; i < 100; i++) {
+  const r = await post('/v1/swap/build', { quoteId: `q_${'0'.repeat(32)}`, userPublicKey: user.address });
+  if (r.status === 404) break;
+  await new Promise((r2) => setTimeout(r2, 100));
+}
+for (let i = 0; i < 10; i++) await timedBuild(i % 2 === 0);
+const plain: number[] = [];
+const simulated: number[] = [];
+for (let i = 0; i < BUILDS; i++) {
+  plain.push((await timedBuild(false)).ms);
+  simulated.push((await timedBuild(true)).ms);
+}
+
+/** Submit-to-confirmed through `path`, ms. */
+async function landed(path: '/v1/swap' | '/v1/send'): Promise<number> {
+  const { body } = await timedBuild(false);
+  const tx = VersionedTransaction.deserialize(Buffer.from(body.transaction as string, 'base64'));
+  tx.sign([user.keypair]);
+  const wire = Buffer.from(tx.serialize()).toString('base64');
+  const sig = bs58.encode(tx.signatures[0]!);
+  const t0 = performance.now();
+  const r = await post(path, { transaction: wire });
+  if (r.status !== 200) throw new Error(`${path} ${r.status} ${JSON.stringify(r.body)}`);
+  for (;;) {
+    const s = (await (await fetch(`${sut.base}/v1/tx/${sig}`, { headers: { 'x-api-key': key } })).json()) as { status: string };
+    if (s.status === 'confirmed' || s.status === 'finalized') return performance.now() - t0;
+    if (s.status === 'failed') throw new Error(`${path}: ${sig} failed`);
+    await new Promise((r2) => setTimeout(r2, 10));
+  }
+}
+const viaBundle: number[] = [];
+const viaSend: number[] = [];
+for (let i = 0; i < SUBMITS; i++) {
+  viaBundle.push(await landed('/v1/swap'));
+  viaSend.push(await landed('/v1/send'));
+}
+
+const f = (p: Percentiles): string => `${p.p50.toFixed(2)} | ${p.p99.toFixed(2)} | ${p.max.toFixed(2)} | ${p.n}`;
+console.log(machineLine());
+console.log(`localnet slot ${SLOT_MS} ms; SOL -> USDC direct, 0.1 SOL`);
+console.log('| step | p50 ms | p99 ms | max ms | samples |');
+console.log('|---|---:|---:|---:|---:|');
+console.log(`| POST /v1/swap/build | ${f(percentiles(plain))} |`);
+console.log(`| POST /v1/swap/build simulate=true | ${f(percentiles(simulated))} |`);
+console.log(`| POST /v1/swap -> confirmed (bundle) | ${f(percentiles(viaBundle))} |`);
+console.log(`| POST /v1/send -> confirmed (RPC) | ${f(percentiles(viaSend))} |`);
+await sut.stop();
+await net.stop();
+process.exit(0);
