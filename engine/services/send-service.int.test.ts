@@ -13,6 +13,7 @@ import { RpcClient } from '../chain/rpc-client.js';
 import { startLocalnet, type Localnet } from '../../fixtures/localnet/start-localnet.js';
 import { Rebroadcaster, type RebroadcastEnd } from '../tx/rebroadcaster.js';
 import { SendService } from './send-service.js';
+import { landed } from './testing/landed.js';
 
 let net: Localnet;
 let conn: Connection;
@@ -30,22 +31,13 @@ before(async () => {
   rebroadcaster = new Rebroadcaster(rpc, { periodMs: 3_600_000, onEnd: (s, e) => ends.push([s, e]) });
   svc = new SendService(rpc, rebroadcaster);
   const sig = await conn.requestAirdrop(payer.publicKey, 2 * LAMPORTS_PER_SOL);
-  await landed(sig);
+  await landed(conn, sig);
 });
 after(async () => {
   rebroadcaster?.close();
   await net?.stop();
 });
 
-async function landed(sig: string): Promise<void> {
-  const t0 = Date.now();
-  while (Date.now() - t0 < 10_000) {
-    const { value } = await conn.getSignatureStatuses([sig], { searchTransactionHistory: true });
-    if (value[0]?.confirmationStatus === 'confirmed' || value[0]?.confirmationStatus === 'finalized') return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${sig} did not land`);
-}
 
 async function signedTransfer(lamports: number, blockhash?: string, to: PublicKey = Keypair.generate().publicKey): Promise<{ base64: string; signature: string }> {
   const message = new TransactionMessage({
@@ -64,7 +56,7 @@ test('a signed transfer is sent and lands; sending the same bytes again is the s
   assert.deepEqual(await svc.send(t.base64), { ok: true, signature: t.signature });
   assert.equal(rebroadcaster.has(t.signature), true);
   assert.deepEqual(await svc.send(t.base64), { ok: true, signature: t.signature }, 'while tracked');
-  await landed(t.signature);
+  await landed(conn, t.signature);
   await rebroadcaster.round();
   assert.equal(rebroadcaster.has(t.signature), false);
   assert.deepEqual(ends.find(([s]) => s === t.signature), [t.signature, 'landed']);
@@ -114,7 +106,7 @@ test('rebroadcast: a tracked transaction the node never saw is sent until it lan
   const resent = rebroadcaster.stats.resent;
   await rebroadcaster.round();
   assert.equal(rebroadcaster.stats.resent, resent + 1);
-  await landed(t.signature);
+  await landed(conn, t.signature);
   await rebroadcaster.round();
   assert.deepEqual(ends.find(([s]) => s === t.signature), [t.signature, 'landed']);
   assert.equal(await conn.getBalance(to, 'confirmed'), 2_000_000);

@@ -14,6 +14,7 @@ import bs58 from 'bs58';
 import { startLocalnet, type Localnet } from '../../fixtures/localnet/start-localnet.js';
 import { BundleClient, type InflightBundleStatus } from '../tx/bundle-client.js';
 import { SwapSubmitService, type BundleSetup, type SwapSubmitOutcome } from './swap-submit-service.js';
+import { landed } from './testing/landed.js';
 
 const TIP = 10_000n;
 let net: Localnet;
@@ -34,21 +35,12 @@ before(async () => {
   conn = new Connection(net.rpcUrl, 'confirmed');
   client = new BundleClient(net.blockEngineUrl);
   svc = new SwapSubmitService({ bundles: setup() });
-  for (const k of [payer, tipPayer]) await landed(await conn.requestAirdrop(k.publicKey, 2 * LAMPORTS_PER_SOL));
+  for (const k of [payer, tipPayer]) await landed(conn, await conn.requestAirdrop(k.publicKey, 2 * LAMPORTS_PER_SOL));
 });
 after(async () => {
   await net?.stop();
 });
 
-async function landed(sig: string): Promise<void> {
-  const t0 = Date.now();
-  while (Date.now() - t0 < 10_000) {
-    const { value } = await conn.getSignatureStatuses([sig], { searchTransactionHistory: true });
-    if (value[0]?.confirmationStatus === 'confirmed' || value[0]?.confirmationStatus === 'finalized') return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${sig} did not land`);
-}
 
 /** The bundle's in-flight status once it left Pending (or Pending after 10 s). */
 async function settled(bundleId: string): Promise<InflightBundleStatus> {
@@ -88,7 +80,7 @@ test('a signed transfer is submitted as a tipped bundle and lands; the same byte
   assert.equal(net.blockEngine.stats().received, before.received + 1);
   const s = await settled(out.bundleId);
   assert.equal(s.status, 'Landed', JSON.stringify(s));
-  await landed(t.signature);
+  await landed(conn, t.signature);
   // getBundleStatuses: both transactions, the caller's first, in the slot it reported.
   const [status] = (await (await fetch(`${net.blockEngineUrl}/api/v1/bundles`, {
     method: 'POST',

@@ -8,6 +8,7 @@
 import type { ResolvedToken } from '../../engine/services/price-service-types.js';
 import type { QuoteInput } from '../../engine/services/quote-service.js';
 import { ApiError } from '../errors.js';
+import { jsonObjectBody } from '../json-body.js';
 
 /** The quote stream's default slippage (the spec's table); the REST quote defaults to {@link DEFAULT_SLIPPAGE_BPS}. */
 export const STREAM_DEFAULT_SLIPPAGE_BPS = 100;
@@ -141,15 +142,9 @@ export function parseQuoteRequest(raw: RawQuoteRequest, ctx: QuoteRequestContext
 
 /** The raw request of a JSON body: an object, or 400 `INVALID_REQUEST`. */
 export function rawFromBody(body: Buffer | null): RawQuoteRequest {
-  if (body === null || body.length === 0) throw invalid('body', 'a JSON object body is required');
-  let v: unknown;
-  try {
-    v = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw invalid('body', 'the body is not valid JSON');
-  }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalid('body', 'the body must be a JSON object');
-  return v as RawQuoteRequest;
+  const b = jsonObjectBody(body);
+  if (!b.ok) throw invalid('body', b.details);
+  return b.value as RawQuoteRequest;
 }
 
 /** The raw request of a query string (`GET /v1/quote`, the quote stream): each parameter once, as text. */

@@ -6,6 +6,7 @@
 import type { SendService } from '../../engine/services/send-service.js';
 import type { TxTrackingService } from '../../engine/services/tx-tracking-service.js';
 import { ApiError } from '../errors.js';
+import { jsonObjectBody } from '../json-body.js';
 import type { Reply, RequestContext } from '../request-context.js';
 import type { RouteDef } from '../route.js';
 
@@ -15,15 +16,9 @@ export const SEND_BODY_LIMIT = 8 * 1024;
 /** The `transaction` field of a JSON body, or a 400 carrying `signature: null`. */
 export function transactionField(body: Buffer | null): unknown {
   const bad = (details: string): ApiError => new ApiError('INVALID_REQUEST', 'Invalid request body', { details, extra: { signature: null } });
-  if (body === null || body.length === 0) throw bad('a JSON body { transaction } is required');
-  let v: unknown;
-  try {
-    v = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw bad('the body is not valid JSON');
-  }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw bad('the body must be a JSON object');
-  const t = (v as { transaction?: unknown }).transaction;
+  const b = jsonObjectBody(body, '{ transaction }');
+  if (!b.ok) throw bad(b.details);
+  const t = b.value.transaction;
   if (t === undefined) throw bad('transaction is required (base64 of the signed transaction)');
   return t;
 }

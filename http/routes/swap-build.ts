@@ -11,6 +11,7 @@
 import { PublicKey } from '@solana/web3.js';
 import type { SwapBuildRequest, SwapBuildService } from '../../engine/services/swap-build-service.js';
 import { ApiError } from '../errors.js';
+import { jsonObjectBody } from '../json-body.js';
 import type { Reply, RequestContext } from '../request-context.js';
 import type { RouteDef } from '../route.js';
 
@@ -32,15 +33,9 @@ function optionalBool(v: unknown, field: string, dflt: boolean): boolean {
 
 /** The parsed request, and whether its quote id has the issued form. 400 on any malformed field. */
 export function parseSwapBuildRequest(body: Buffer | null): { request: SwapBuildRequest; wellFormedId: boolean } {
-  if (body === null || body.length === 0) throw invalid('body', 'a JSON body { quoteId, userPublicKey } is required');
-  let v: unknown;
-  try {
-    v = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw invalid('body', 'the body is not valid JSON');
-  }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalid('body', 'the body must be a JSON object');
-  const o = v as Record<string, unknown>;
+  const b = jsonObjectBody(body, '{ quoteId, userPublicKey }');
+  if (!b.ok) throw invalid('body', b.details);
+  const o = b.value;
   if (typeof o.quoteId !== 'string' || o.quoteId === '') throw invalid('quoteId', 'quoteId is required (the quote answer\'s quoteId)');
   if (typeof o.userPublicKey !== 'string' || o.userPublicKey === '') throw invalid('userPublicKey', 'userPublicKey is required');
   let user: string;
