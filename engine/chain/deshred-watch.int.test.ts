@@ -2,7 +2,8 @@
  * The deshred watch against the localnet's SubscribeDeshred, over both transports: a transaction touching a
  * watched account is reported with its signature and slot (the airdrop's recipient is in its accounts); one not
  * touching it is not (proven by the pong of a later filter write, which the server sends after everything
- * before it); a dropped stream (UNAVAILABLE) is reopened with the filter, and reports again.
+ * before it); a dropped stream (UNAVAILABLE) is reopened with the filter, and reports again. With an `x-token`
+ * server: the right token opens, a wrong one is UNAUTHENTICATED and waits the longest delay before retrying.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -65,3 +66,28 @@ for (const transport of ['napi', 'grpc-js'] as const) {
     }
   });
 }
+
+test('x-token: sent on both transports; a wrong one is UNAUTHENTICATED and retried after the longest wait', async () => {
+  const guarded = await startLocalnet({ rpcPort: 0, grpcPort: 0, tps: 0, slotMs: 100, xToken: 'right-token' });
+  const watches: DeshredWatch[] = [];
+  const watch = (transport: 'napi' | 'grpc-js', xToken: string): DeshredWatch => {
+    const w = new DeshredWatch({ connect: () => createDeshredClient(transport, { url: guarded.grpcUrl, xToken }), onTransaction: () => undefined, maxBackoffMs: 60_000 });
+    watches.push(w);
+    w.start();
+    return w;
+  };
+  try {
+    for (const transport of ['napi', 'grpc-js'] as const) {
+      const good = watch(transport, 'right-token');
+      const bad = watch(transport, 'wrong-token');
+      await until(`${transport}: open with the right token`, () => good.open);
+      await until(`${transport}: refused with a wrong one`, () => bad.stats.errors > 0);
+      assert.equal(bad.stats.lastStatus, GrpcStatus.UNAUTHENTICATED, transport);
+      assert.equal(bad.stats.lastDelayMs, 60_000, transport);
+      assert.equal(good.stats.errors, 0, transport);
+    }
+  } finally {
+    watches.forEach((w) => w.close());
+    await guarded.stop();
+  }
+});
