@@ -170,6 +170,9 @@ export class DeshredWatch {
   private ended(err: Error, delivered: boolean): void {
     this.generation++;
     this.sub = null;
+    // Why drop the client too: the next attempt connects afresh (a connection that failed is not reused).
+    this.client?.close();
+    this.client = null;
     this.releaseAcks();
     if (this.closed) return;
     const status = grpcStatusOf(err);
