@@ -19,6 +19,9 @@ import { BlockhashCache } from '../engine/tx/blockhash-cache.js';
 import { Rebroadcaster } from '../engine/tx/rebroadcaster.js';
 import { TxTracker } from '../engine/tx/tx-tracker.js';
 import { TxTrackingService } from '../engine/services/tx-tracking-service.js';
+import { LandedSignals } from '../engine/services/landed-signals.js';
+import { DeshredWatch } from '../engine/chain/deshred-watch.js';
+import { createDeshredClient } from '../engine/chain/geyser-deshred.js';
 import { RpcClient } from '../engine/chain/rpc-client.js';
 import { QuoteStreams } from '../engine/services/quote-stream.js';
 import { ADAPTERS_BY_DEX_INDEX } from '../engine/adapters/by-dex-index.js';
@@ -72,13 +75,15 @@ export interface RunningService {
   readonly quoteStore: QuoteStore;
   /** The quote streams (tests read their counters: an idle stream does no route work). */
   readonly quoteStreams: QuoteStreams;
+  /** The landed source of the transaction tracker (null without a Geyser endpoint; tests wait for its stream). */
+  readonly txLanded: LandedSignals | null;
   /** Resolves when the startup snapshot is loaded. */
   readonly ready: Promise<void>;
   close(): Promise<void>;
 }
 
 /** The swap submit service: bundles to BLOCK_ENGINE_URL tipped from the tip wallet, or none configured (503). */
-function openSwapSubmit(cfg: ServiceConfig, rpc: RpcClient): SwapSubmitService {
+function openSwapSubmit(cfg: ServiceConfig, rpc: RpcClient, beforeSubmit: (signature: string, feePayer: string) => Promise<void>): SwapSubmitService {
   if (!cfg.blockEngineUrl) return new SwapSubmitService({ bundles: null });
   const tip = loadTipPayerKey(cfg.dataDir, cfg.tipPayerSecretKey);
   const tipPayer = tip.keypair.publicKey.toBase58();
@@ -90,6 +95,7 @@ function openSwapSubmit(cfg: ServiceConfig, rpc: RpcClient): SwapSubmitService {
       tipLamports: cfg.bundleTipLamports,
       tipBalance: async (address) => BigInt((await rpc.call<{ value: number }>('getBalance', [address, { commitment: 'confirmed' }])).value),
     },
+    beforeSubmit,
   });
 }
 
@@ -198,8 +204,24 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
   const sendRpc = new RpcClient(cfg.rpcUrl, { retries: 0, timeoutMs: 5000 });
   const rebroadcaster = new Rebroadcaster(sendRpc);
   const tracker = new TxTracker(new RpcClient(cfg.rpcUrl, { retries: 0, timeoutMs: 5000 }));
+  // The `landed` signal of the service's own submissions: a deshred stream on this thread (why here, not in the
+  // ingest worker: engine/services/landed-signals.ts), filtered by their fee payers; started once the service is up.
+  const geyserEndpoint = { url: cfg.geyserUrl, ...(cfg.geyserXToken ? { xToken: cfg.geyserXToken } : {}) };
+  const landed = cfg.geyserUrl
+    ? new LandedSignals(
+        tracker,
+        (onTransaction) =>
+          new DeshredWatch({
+            connect: () => createDeshredClient(cfg.geyserTransport, geyserEndpoint),
+            onTransaction,
+            log: (level, msg, ctx) => log[level](msg, { thread: 'main', ...ctx }),
+          }),
+      )
+    : null;
+  const txTracking = new TxTrackingService(tracker, landed);
+  const expectLanded = (signature: string, feePayer: string): Promise<void> => txTracking.expect(signature, feePayer);
   log.info('attestation key', { publicKey: attestation.publicKey.publicKey, source: attestation.source });
-  const swapSubmit = openSwapSubmit(cfg, sendRpc);
+  const swapSubmit = openSwapSubmit(cfg, sendRpc, expectLanded);
   // The build step's pool reads and simulations (one retry, 5 s: a client waits), and its blockhash, kept fresh.
   const buildRpc = new RpcClient(cfg.rpcUrl, { retries: 1, timeoutMs: 5000 });
   const blockhashes = new BlockhashCache(
@@ -225,8 +247,8 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     attestation,
     // Why one retry and 5 s: a status check answers a waiting client; a slow node is reported as `error`, not waited on.
     txStatus: new TxStatusService(new RpcClient(cfg.rpcUrl, { retries: 1, timeoutMs: 5000 })),
-    send: new SendService(sendRpc, rebroadcaster),
-    txTracking: new TxTrackingService(tracker),
+    send: new SendService(sendRpc, rebroadcaster, expectLanded),
+    txTracking,
     swapSubmit,
     swapBuild,
     quoteStreams,
@@ -238,6 +260,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
   });
   const admin = await startAdminServer({ keys, token: loadAdminToken(cfg.dataDir, cfg.adminToken), host: cfg.adminHost, port: cfg.adminPort });
   writeAdminEndpoint(cfg.dataDir, { url: admin.url, pid: process.pid });
+  landed?.start();
   log.info('listening', {
     port: server.port,
     admin: admin.url,
@@ -258,6 +281,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     adminUrl: admin.url,
     quoteStore,
     quoteStreams,
+    txLanded: landed,
     ready,
     flushUsage: async () => {
       await usage.flush();
@@ -270,6 +294,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     async close(): Promise<void> {
       await server.close();
       rebroadcaster.close();
+      landed?.close();
       tracker.close();
       blockhashes.close();
       quoteStreams.close();

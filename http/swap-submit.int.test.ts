@@ -3,7 +3,7 @@
  * tip wallet (TIP_PAYER_SECRET_KEY): 200 `{ status: 'submitted', signature, bundleId }`, the transaction lands, the
  * same bytes again answer the same body without a second bundle; every refusal carries `signature` (400 TX_*,
  * 502 BUNDLE_REJECTED with the engine's reason); a service without BLOCK_ENGINE_URL answers 503
- * BUNDLE_UNAVAILABLE with Retry-After.
+ * BUNDLE_UNAVAILABLE with Retry-After. The key's transaction stream shows the submission `landed` (Geyser) first.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -11,7 +11,9 @@ import { Keypair, LAMPORTS_PER_SOL, SystemProgram, TransactionMessage, Versioned
 import bs58 from 'bs58';
 import { startLocalnet } from '../fixtures/localnet/start-localnet.js';
 import { startServiceUnderTest, TEST_DEMO_KEY, type ServiceUnderTest } from './testing/service-under-test.js';
+import { openSse } from './testing/sse-reader.js';
 import { TestWallet } from './testing/test-wallet.js';
+import { eventually } from './testing/wait.js';
 
 let sut: ServiceUnderTest;
 let plain: ServiceUnderTest;
@@ -23,6 +25,9 @@ before(async () => {
   user = await TestWallet.funded(net.rpcUrl, LAMPORTS_PER_SOL);
   sut = await startServiceUnderTest({ BLOCK_ENGINE_URL: net.blockEngineUrl, TIP_PAYER_SECRET_KEY: bs58.encode(tip.keypair.secretKey) }, net);
   plain = await startServiceUnderTest({}, net);
+  // The landed signal before processed (0 in process by default), and the deshred stream open before any submit.
+  net.ledger.landingDelayMs = 150;
+  await eventually(() => assert.ok(sut.svc.txLanded?.watching, 'deshred stream open'));
 });
 after(async () => {
   await plain?.stop();
@@ -63,6 +68,26 @@ test('a signed transaction is submitted (200), lands, and submitting it again is
   const again = await submit(sut.base, { transaction: t.base64 });
   assert.deepEqual([again.status, again.body], [200, first.body]);
   assert.equal(sut.net.blockEngine.stats().received, received + 1, 'one bundle');
+});
+
+test('the key\'s transaction stream shows a submitted swap landed (geyser), then processed and confirmed', async () => {
+  const s = await openSse(`${sut.base}/v1/stream/tx`, { 'x-api-key': TEST_DEMO_KEY });
+  try {
+    assert.equal(s.status, 200);
+    const t = await signedTransfer();
+    const r = await submit(sut.base, { transaction: t.base64 });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const evs: { event: string; source: string }[] = [];
+    while (!evs.some((e) => e.event === 'confirmed')) {
+      const e = await s.next(20_000);
+      const d = e.data as { signature?: string; source?: string };
+      if (e.event !== 'ready' && d.signature === t.signature) evs.push({ event: e.event, source: d.source ?? '' });
+    }
+    assert.deepEqual(evs.map((e) => e.event), ['landed', 'processed', 'confirmed']);
+    assert.equal(evs[0]!.source, 'geyser');
+  } finally {
+    s.close();
+  }
 });
 
 test('every refusal carries signature: TX_* 400, BUNDLE_REJECTED 502, BUNDLE_UNAVAILABLE 503', async () => {

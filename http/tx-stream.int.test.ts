@@ -1,7 +1,8 @@
 /**
  * The transaction lifecycle on the real service over the localnet, through HTTP only: `POST /v1/send` of a signed
- * transfer, then `GET /v1/stream/tx` (without `signatures=`: what the key submitted) shows `processed`, `confirmed`,
- * `finalized` in that order with the spec's payload, and `GET /v1/tx/:signature` agrees; a stream listing a
+ * transfer, then `GET /v1/stream/tx` (without `signatures=`: what the key submitted) shows `landed` (from the Geyser
+ * deshred stream, `source: 'geyser'`; the localnet lands it 150 ms before it is processed), `processed`,
+ * `confirmed`, `finalized` in that order with the spec's payload, and `GET /v1/tx/:signature` agrees; a stream listing a
  * signature sent straight to the node (not through the service) gets its history replayed and its later events; a
  * transaction that fails on chain ends `failed`; bad lists are 400 before any stream opens.
  */
@@ -11,6 +12,7 @@ import { Connection, Keypair, LAMPORTS_PER_SOL, SystemProgram, TransactionMessag
 import bs58 from 'bs58';
 import { startServiceUnderTest, TEST_DEMO_KEY, type ServiceUnderTest } from './testing/service-under-test.js';
 import { openSse, type SseEvent, type SseReader } from './testing/sse-reader.js';
+import { eventually } from './testing/wait.js';
 
 let sut: ServiceUnderTest;
 let conn: Connection;
@@ -20,6 +22,9 @@ const open: SseReader[] = [];
 
 before(async () => {
   sut = await startServiceUnderTest();
+  // Why: the landed signal then comes visibly before processed (0 in process by default: both at once).
+  sut.net.ledger.landingDelayMs = 150;
+  await eventually(() => assert.ok(sut.svc.txLanded?.watching, 'deshred stream open'));
   conn = new Connection(sut.net.rpcUrl, 'confirmed');
   const sig = await conn.requestAirdrop(payer.publicKey, 5 * LAMPORTS_PER_SOL);
   for (let i = 0; i < 200; i++) {
@@ -68,7 +73,7 @@ async function eventsOf(s: SseReader, signature: string, until: readonly string[
   return all.slice(0, all.findIndex((e) => until.includes(e.event)) + 1);
 }
 
-test('a transaction sent through the service: its key\'s stream shows processed, confirmed, finalized; GET /v1/tx agrees', async () => {
+test('a transaction sent through the service: its key\'s stream shows landed (geyser), processed, confirmed, finalized; GET /v1/tx agrees', async () => {
   const s = await stream();
   assert.equal(s.status, 200);
   const t = await signedTransfer(1_000_000);
@@ -76,7 +81,9 @@ test('a transaction sent through the service: its key\'s stream shows processed,
   assert.equal(res.status, 200);
   assert.deepEqual(await res.json(), { status: 'sent', signature: t.signature });
   const evs = await eventsOf(s, t.signature, ['finalized', 'failed']);
-  assert.deepEqual(evs.map((e) => e.event), ['processed', 'confirmed', 'finalized']);
+  assert.deepEqual(evs.map((e) => e.event), ['landed', 'processed', 'confirmed', 'finalized']);
+  assert.equal((evs[0]!.data as { source: string }).source, 'geyser');
+  assert.equal((evs[1]!.data as { slot: number }).slot, (evs[0]!.data as { slot: number }).slot, 'landed in the slot it was processed in');
   for (const e of evs) {
     const d = e.data as Record<string, unknown>;
     assert.deepEqual(Object.keys(d), ['type', 'signature', 'slot', 'source', 'err']);

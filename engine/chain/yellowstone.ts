@@ -18,6 +18,8 @@ export type {
   SubscribeUpdateSlot,
   SubscribeRequestFilterAccounts,
   SubscribeRequestFilterAccountsFilter,
+  SubscribeDeshredRequest,
+  SubscribeUpdateDeshred,
 } from '@triton-one/yellowstone-grpc';
 
 /** Commitment levels of the protocol (PROCESSED 0, CONFIRMED 1, FINALIZED 2). */

@@ -23,9 +23,11 @@ export type SendOutcome =
 
 /** The send service over one node. */
 export class SendService {
+  /** `beforeSend(signature, feePayer)` runs before a new transaction is sent (the landed watch: it never rejects). */
   constructor(
     private readonly rpc: RebroadcastRpc,
     private readonly rebroadcast: Rebroadcaster,
+    private readonly beforeSend?: (signature: string, feePayer: string) => Promise<void>,
   ) {}
 
   /** Sends `transaction` (base64 of a signed transaction). Never throws. */
@@ -35,6 +37,7 @@ export class SendService {
     const { signature } = t;
     if (this.rebroadcast.has(signature)) return { ok: true, signature };
     const wire = Buffer.from(t.raw).toString('base64');
+    await this.beforeSend?.(signature, t.tx.message.staticAccountKeys[0]!.toBase58());
     try {
       await this.rpc.call<string>('sendTransaction', [wire, { encoding: 'base64', preflightCommitment: 'confirmed', maxRetries: 0 }]);
     } catch (e) {

@@ -55,6 +55,8 @@ export interface SwapSubmitDeps {
   readonly recent?: RecentBundles;
   /** Clock (tests). */
   readonly now?: () => number;
+  /** Runs before a new bundle is sent, with the caller's signature and fee payer (the landed watch; never rejects). */
+  readonly beforeSubmit?: (signature: string, feePayer: string) => Promise<void>;
 }
 
 /** The swap submit service over one block engine. */
@@ -121,6 +123,7 @@ export class SwapSubmitService {
     });
     const signatures = [signature, bs58.encode(tip.signatures[0]!)];
     let bundleId: string;
+    await this.deps.beforeSubmit?.(signature, t.tx.message.staticAccountKeys[0]!.toBase58());
     try {
       bundleId = await engine.sendBundle([t.raw, tip.serialize()]);
     } catch (e) {

@@ -1,9 +1,10 @@
 /**
  * The transaction tracker: one place that follows signatures and tells subscribers how each moves through the
  * cluster (`processed`, `confirmed`, `finalized`, or `failed`), for the transaction stream today and the webhooks
- * later (they only subscribe). Sources: `observe` takes an event seen elsewhere (the Geyser stream's `landed` and
- * statuses, when wired); `follow` polls `getSignatureStatuses` for a signature with exponential backoff (250 ms,
- * doubling to 4 s) for a bounded time (60 s, the spec's track budget). One shared timer and one batched call per
+ * later (they only subscribe). Sources: `observe` takes an event seen elsewhere (the Geyser deshred stream's
+ * `landed` for the service's own submissions: `engine/services/landed-signals.ts`); `follow` polls
+ * `getSignatureStatuses` for a signature with exponential backoff (250 ms, doubling to 4 s) for a bounded time (60 s,
+ * the spec's track budget). One shared timer and one batched call per
  * round (256 signatures a call), not a timer per signature.
  *
  * Events of one signature are emitted in the lifecycle's order, each at most once: a poll that first finds a
