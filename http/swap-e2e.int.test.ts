@@ -1,8 +1,8 @@
 /**
  * Issue 14's user story through HTTP only, on the localnet with the simulator paused: a wallet quotes, builds, checks
  * the attestation with the published key as a client would, signs, submits (`POST /v1/swap`: a tipped bundle to the
- * localnet's block engine; or `POST /v1/send`), watches its transaction on `GET /v1/stream/tx` (processed, then
- * confirmed, then finalized), `GET /v1/tx` agrees, and the wallet receives exactly the quoted `outAmount`: a direct
+ * localnet's block engine; or `POST /v1/send`), watches its transaction on `GET /v1/stream/tx` (landed from the
+ * Geyser deshred stream, then processed, confirmed, finalized), `GET /v1/tx` agrees, and the wallet receives exactly the quoted `outAmount`: a direct
  * route, a 2-hop route, ExactOut, and through /v1/send. A transaction whose minimum out is violated (the pool moved
  * after the build; sent with skipPreflight, as a wallet may) fails on chain with the program's slippage error and
  * shows `failed` on the stream and the status route.
@@ -29,7 +29,8 @@ let stream: SseReader;
 const events = new Map<string, SseEvent[]>();
 
 before(async () => {
-  net = await startLocalnet({ rpcPort: 0, grpcPort: 0, tps: 0, slotMs: 100 });
+  // A landed signal 150 ms before processed visibility, as on a real cluster (in process it defaults to 0).
+  net = await startLocalnet({ rpcPort: 0, grpcPort: 0, tps: 0, slotMs: 100, landingDelayMs: 150 });
   const tip = await TestWallet.funded(net.rpcUrl, Number(SOL));
   wallet = await TestWallet.funded(net.rpcUrl, Number(100n * SOL));
   sut = await startServiceUnderTest({ BLOCK_ENGINE_URL: net.blockEngineUrl, TIP_PAYER_SECRET_KEY: bs58.encode(tip.keypair.secretKey), RATE_QUOTA_SCALE: '100' }, net);
@@ -87,7 +88,8 @@ async function submitAndWatch(f: Flow, path: '/v1/swap' | '/v1/send', outAccount
   assert.equal(r.status, 200, JSON.stringify(r.body));
   assert.equal(r.body.signature, f.signature);
   assert.equal(r.body.status, path === '/v1/swap' ? 'submitted' : 'sent');
-  assert.deepEqual(await lifecycle(f.signature, ['finalized', 'failed']), ['processed', 'confirmed', 'finalized']);
+  assert.deepEqual(await lifecycle(f.signature, ['finalized', 'failed']), ['landed', 'processed', 'confirmed', 'finalized']);
+  assert.equal((events.get(f.signature)![0]!.data as { source: string }).source, 'geyser', 'landed comes from the deshred stream');
   const status = (await (await fetch(`${sut.base}/v1/tx/${f.signature}`, { headers: KEY })).json()) as { status: string; error: string | null };
   assert.deepEqual([status.status, status.error], ['finalized', null]);
   return (await wallet.balance(outAccount)) - before;

@@ -20,7 +20,9 @@ let plain: ServiceUnderTest;
 let user: TestWallet;
 
 before(async () => {
-  const net = await startLocalnet({ rpcPort: 0, grpcPort: 0, tps: 0, slotMs: 100 });
+  // A landed signal 150 ms before processed visibility, as on a real cluster (in process it defaults to 0: a
+  // transaction would land inside sendBundle, before a freshly added fee payer's filter could reach the stream).
+  const net = await startLocalnet({ rpcPort: 0, grpcPort: 0, tps: 0, slotMs: 100, landingDelayMs: 150 });
   const tip = await TestWallet.funded(net.rpcUrl, LAMPORTS_PER_SOL);
   user = await TestWallet.funded(net.rpcUrl, LAMPORTS_PER_SOL);
   sut = await startServiceUnderTest({ BLOCK_ENGINE_URL: net.blockEngineUrl, TIP_PAYER_SECRET_KEY: bs58.encode(tip.keypair.secretKey) }, net);
