@@ -2,8 +2,9 @@
  * The swap flow on the localnet (issue 14's bench): `POST /v1/swap/build` latency with and without `simulate=true`
  * (each build preceded by its own quote, untimed), and submit-to-landed: a built, signed SOL -> USDC swap sent
  * through `POST /v1/swap` (a tipped bundle to the localnet's block engine) and through `POST /v1/send` (RPC), timed
- * from the request to the first poll of `GET /v1/tx/:signature` that answers `confirmed` (10 ms polls), beside the
- * localnet's own slot time. The service runs in this process with an internal key (no limits); the simulator is paused.
+ * from the request to its `landed` event on the key's `GET /v1/stream/tx` (the Geyser deshred signal; the localnet
+ * lands 100 ms before processed visibility, its CLI default) and to the first poll of `GET /v1/tx/:signature` that
+ * answers `confirmed` (10 ms polls), beside the localnet's own slot time. The service runs in this process with an internal key (no limits); the simulator is paused.
  * Run: `npx tsc -p tsconfig.json && flock /tmp/bench.lock node dist/bench/swap-flow.bench.js [--builds 100] [--submits 20]`.
  */
 import { parseArgs } from 'node:util';
@@ -11,6 +12,7 @@ import { VersionedTransaction } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { startLocalnet } from '../fixtures/localnet/start-localnet.js';
 import { startServiceUnderTest } from '../http/testing/service-under-test.js';
+import { openSse } from '../http/testing/sse-reader.js';
 import { TestWallet } from '../http/testing/test-wallet.js';
 import { percentiles, type Percentiles } from './percentiles.js';
 import { machineLine } from './quote-report.js';
@@ -20,7 +22,7 @@ const BUILDS = Number(args.builds);
 const SUBMITS = Number(args.submits);
 const SLOT_MS = 400;
 
-const net = await startLocalnet({ rpcPort: 0, grpcPort: 0, tps: 0, slotMs: SLOT_MS });
+const net = await startLocalnet({ rpcPort: 0, grpcPort: 0, tps: 0, slotMs: SLOT_MS, landingDelayMs: 100 });
 const tip = await TestWallet.funded(net.rpcUrl, 10 * 1_000_000_000);
 const user = await TestWallet.funded(net.rpcUrl, 1000 * 1_000_000_000);
 const sut = await startServiceUnderTest({ BLOCK_ENGINE_URL: net.blockEngineUrl, TIP_PAYER_SECRET_KEY: bs58.encode(tip.keypair.secretKey), RATE_QUOTA_SCALE: '1000' }, net);
@@ -61,8 +63,20 @@ for (let i = 0; i < BUILDS; i++) {
   simulated.push((await timedBuild(true)).ms);
 }
 
-/** Submit-to-confirmed through `path`, ms. */
-async function landed(path: '/v1/swap' | '/v1/send'): Promise<number> {
+// The key's transaction stream: `landed` times per signature, stamped as they arrive.
+while (!sut.svc.txLanded?.watching) await new Promise((r) => setTimeout(r, 50));
+const stream = await openSse(`${sut.base}/v1/stream/tx`, { 'x-api-key': key });
+const landedAt = new Map<string, number>();
+void (async () => {
+  for (;;) {
+    const e = await stream.next(3_600_000).catch(() => null);
+    if (e === null) return;
+    if (e.event === 'landed') landedAt.set((e.data as { signature: string }).signature, performance.now());
+  }
+})();
+
+/** Submit-to-landed and submit-to-confirmed through `path`, ms. */
+async function landed(path: '/v1/swap' | '/v1/send'): Promise<{ landed: number; confirmed: number }> {
   const { body } = await timedBuild(false);
   const tx = VersionedTransaction.deserialize(Buffer.from(body.transaction as string, 'base64'));
   tx.sign([user.keypair]);
@@ -73,17 +87,22 @@ async function landed(path: '/v1/swap' | '/v1/send'): Promise<number> {
   if (r.status !== 200) throw new Error(`${path} ${r.status} ${JSON.stringify(r.body)}`);
   for (;;) {
     const s = (await (await fetch(`${sut.base}/v1/tx/${sig}`, { headers: { 'x-api-key': key } })).json()) as { status: string };
-    if (s.status === 'confirmed' || s.status === 'finalized') return performance.now() - t0;
+    if (s.status === 'confirmed' || s.status === 'finalized') {
+      const confirmed = performance.now() - t0;
+      const at = landedAt.get(sig);
+      return { landed: at === undefined ? NaN : at - t0, confirmed };
+    }
     if (s.status === 'failed') throw new Error(`${path}: ${sig} failed`);
     await new Promise((r2) => setTimeout(r2, 10));
   }
 }
-const viaBundle: number[] = [];
-const viaSend: number[] = [];
+const viaBundle: { landed: number; confirmed: number }[] = [];
+const viaSend: { landed: number; confirmed: number }[] = [];
 for (let i = 0; i < SUBMITS; i++) {
   viaBundle.push(await landed('/v1/swap'));
   viaSend.push(await landed('/v1/send'));
 }
+const missed = [...viaBundle, ...viaSend].filter((x) => Number.isNaN(x.landed)).length;
 
 const f = (p: Percentiles): string => `${p.p50.toFixed(2)} | ${p.p99.toFixed(2)} | ${p.max.toFixed(2)} | ${p.n}`;
 console.log(machineLine());
@@ -92,8 +111,13 @@ console.log('| step | p50 ms | p99 ms | max ms | samples |');
 console.log('|---|---:|---:|---:|---:|');
 console.log(`| POST /v1/swap/build | ${f(percentiles(plain))} |`);
 console.log(`| POST /v1/swap/build simulate=true | ${f(percentiles(simulated))} |`);
-console.log(`| POST /v1/swap -> confirmed (bundle) | ${f(percentiles(viaBundle))} |`);
-console.log(`| POST /v1/send -> confirmed (RPC) | ${f(percentiles(viaSend))} |`);
+const ok = (xs: { landed: number }[]): number[] => xs.map((x) => x.landed).filter((x) => !Number.isNaN(x));
+console.log(`| POST /v1/swap -> landed (bundle) | ${f(percentiles(ok(viaBundle)))} |`);
+console.log(`| POST /v1/send -> landed (RPC) | ${f(percentiles(ok(viaSend)))} |`);
+console.log(`| POST /v1/swap -> confirmed (bundle) | ${f(percentiles(viaBundle.map((x) => x.confirmed)))} |`);
+console.log(`| POST /v1/send -> confirmed (RPC) | ${f(percentiles(viaSend.map((x) => x.confirmed)))} |`);
+console.log(`submissions without a landed event: ${missed}`);
+stream.close();
 await sut.stop();
 await net.stop();
 process.exit(0);
