@@ -29,7 +29,7 @@ class FakeWatch implements LandedWatch {
 function setup(now: () => number = Date.now): { tracker: TxTracker; landed: LandedSignals; watch: FakeWatch; events: TxEvent[] } {
   const tracker = new TxTracker({ call: async () => ({ value: [] }) as never }, { roundMs: 1e9 });
   let watch: FakeWatch | undefined;
-  const landed = new LandedSignals(tracker, (cb) => (watch = new FakeWatch(cb)), { sweepMs: 1e9, ttlMs: 1000, now });
+  const landed = new LandedSignals(tracker, (cb) => (watch = new FakeWatch(cb)), { sweepMs: 1e9, ttlMs: 1000, lingerMs: 0, now });
   const events: TxEvent[] = [];
   tracker.subscribe((e) => events.push(e));
   return { tracker, landed, watch: watch!, events };

@@ -26,9 +26,11 @@ export interface LandedWatch {
   close(): void;
 }
 
-/** Options (defaults: a signature is watched at most 70 s, the sweep runs every 5 s). */
+/** Options (defaults: a signature is watched at most 70 s, a payer lingers 60 s, the sweep runs every 5 s). */
 export interface LandedSignalsOptions {
   readonly ttlMs?: number;
+  /** How long a payer stays in the filter after its last tracked transaction ended (see `TrackedPayers`). */
+  readonly lingerMs?: number;
   readonly sweepMs?: number;
   readonly now?: () => number;
 }
@@ -48,7 +50,7 @@ export class LandedSignals {
     openWatch: (onTransaction: (signature: string, slot: number) => void) => LandedWatch,
     opts: LandedSignalsOptions = {},
   ) {
-    this.payers = new TrackedPayers(opts.ttlMs ?? 70_000, opts.now ?? Date.now);
+    this.payers = new TrackedPayers(opts.ttlMs ?? 70_000, opts.now ?? Date.now, opts.lingerMs ?? 60_000);
     this.watch = openWatch((signature, slot) => {
       if (this.payers.has(signature)) tracker.observe({ type: 'landed', signature, slot, source: 'geyser', err: null });
     });

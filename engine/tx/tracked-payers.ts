@@ -1,17 +1,26 @@
 /**
  * The fee payers of the transactions being tracked, counted per signature: a payer is watched while at least one
- * of its transactions is. A signature leaves on `remove` (its lifecycle ended) or after `ttlMs` (the tracker's
- * budget ran out, or the submission never happened), whichever comes first.
+ * of its transactions is, and for `lingerMs` after its last one ended (default 60 s). A signature leaves on `remove`
+ * (its lifecycle ended) or after `ttlMs` (the tracker's budget ran out, or the submission never happened),
+ * whichever comes first.
+ *
+ * Why the linger: a wallet that submits again soon (a market maker, a user's next swap) is still in the stream's
+ * filter, so its next submission needs no filter write and cannot land before the filter reaches the stream (the
+ * write waits at most 500 ms for the stream to acknowledge it; a loaded stream may take longer). Fewer filter
+ * writes, too: one per new wallet, not one per transaction.
  */
 
 /** Signature → payer with a deadline, and payer → how many tracked signatures. */
 export class TrackedPayers {
   private readonly bySignature = new Map<string, { readonly payer: string; readonly until: number }>();
   private readonly counts = new Map<string, number>();
+  /** Payers without a tracked signature, kept in the filter until the deadline. */
+  private readonly lingering = new Map<string, number>();
 
   constructor(
     private readonly ttlMs = 70_000,
     private readonly now: () => number = Date.now,
+    private readonly lingerMs = 60_000,
   ) {}
 
   /** Tracked signatures. */
@@ -24,9 +33,9 @@ export class TrackedPayers {
     return this.bySignature.has(signature);
   }
 
-  /** The payers watched now. */
+  /** The payers watched now (tracked ones and lingering ones). */
   payers(): string[] {
-    return [...this.counts.keys()];
+    return [...this.counts.keys(), ...this.lingering.keys()];
   }
 
   /** Tracks `signature` paid by `payer`; true when the payer is new (the filter must grow). Idempotent. */
@@ -35,10 +44,14 @@ export class TrackedPayers {
     this.bySignature.set(signature, { payer, until: this.now() + this.ttlMs });
     const n = this.counts.get(payer) ?? 0;
     this.counts.set(payer, n + 1);
-    return n === 0;
+    // A lingering payer is still in the filter: not new.
+    return n === 0 && !this.lingering.delete(payer);
   }
 
-  /** Stops tracking `signature`; true when its payer has no tracked signature left (the filter may shrink). */
+  /**
+   * Stops tracking `signature`; true when its payer leaves the filter now (no tracked signature left and no
+   * linger); with a linger the payer stays until `expire` drops it.
+   */
   remove(signature: string): boolean {
     const e = this.bySignature.get(signature);
     if (!e) return false;
@@ -49,14 +62,22 @@ export class TrackedPayers {
       return false;
     }
     this.counts.delete(e.payer);
-    return true;
+    if (this.lingerMs <= 0) return true;
+    this.lingering.set(e.payer, this.now() + this.lingerMs);
+    return false;
   }
 
-  /** Drops the signatures past their deadline; true when a payer went with them. */
+  /** Drops the signatures past their deadline and the payers whose linger ended; true when a payer left. */
   expire(): boolean {
     const now = this.now();
     let dropped = false;
     for (const [sig, e] of this.bySignature) if (now > e.until && this.remove(sig)) dropped = true;
+    for (const [payer, until] of this.lingering) {
+      if (now > until) {
+        this.lingering.delete(payer);
+        dropped = true;
+      }
+    }
     return dropped;
   }
 }
