@@ -87,3 +87,31 @@ test('a pool that is no longer the DEX\'s: 409 QUOTE_MOVED with the four fields,
   assert.equal(r.code, 'QUOTE_MOVED');
   assert.deepEqual(r.extra, { displayedOutput: '150', currentOutput: '0', driftBps: 10_000, maxDriftBps: 70 });
 });
+
+test('pool reads are pinned to the quote\'s slot; a node behind it is asked again, then the build is 503', async () => {
+  const { EngineError } = await import('../errors.js');
+  const asked: { method: string; minContextSlot: unknown }[] = [];
+  let behind = 2;
+  // A node (outside the service) that is behind the quote's slot for the first reads, then answers no pool.
+  const rpc: SwapBuildRpc = {
+    call: async <T>(method: string, params: unknown[]): Promise<T> => {
+      asked.push({ method, minContextSlot: (params.at(-1) as { minContextSlot?: unknown }).minContextSlot });
+      if (behind-- > 0) throw new EngineError('RPC_ERROR', 'RPC getMultipleAccounts: Minimum context slot has not been reached', { code: -32016 });
+      return { value: [null, null, null, null] } as T;
+    },
+  };
+  const { svc, store } = service({ rpc });
+  const id = newQuoteId();
+  await store.put({ quoteId: id, expiresAtMs: Date.now() + 30_000, payload: payload() });
+  const r = await svc.build(request(id));
+  assert.deepEqual(asked.map((a) => [a.method, a.minContextSlot]), [['getMultipleAccounts', 1], ['getMultipleAccounts', 1], ['getMultipleAccounts', 1]], 'two waits for the node, then its answer');
+  assert.equal(!r.ok && r.code, 'QUOTE_MOVED', 'the pool no longer reads: the route moved');
+  // A node that stays behind: the build gives up with 503 (retryable), not a wrong re-quote.
+  behind = 100;
+  asked.length = 0;
+  const id2 = newQuoteId();
+  await store.put({ quoteId: id2, expiresAtMs: Date.now() + 30_000, payload: payload() });
+  const r2 = await svc.build(request(id2));
+  assert.equal(!r2.ok && r2.code, 'SERVICE_UNAVAILABLE');
+  assert.equal(asked.length, 5, 'five tries');
+});

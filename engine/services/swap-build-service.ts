@@ -75,6 +75,8 @@ interface QuotePayload {
   readonly otherAmountThreshold: string;
   /** The amount asked (ExactIn: offered; ExactOut: wanted). Absent in quotes stored before it was: the route's. */
   readonly amount?: string;
+  /** The processed slot the quote was computed at (its pools' state is at least that new). */
+  readonly contextSlot?: number;
   readonly route: { readonly inAmount: string; readonly outputAmount: string; readonly hops: readonly StoredHop[] };
 }
 
@@ -135,7 +137,8 @@ export class SwapBuildService {
     const mode = quote.swapMode;
     let legs: LegState[];
     try {
-      legs = await Promise.all(hops.map((h) => readLegState(this.deps.rpc, h)));
+      // Why the quote's slot: a node behind the service's stream must not re-quote on older state than the quote saw.
+      legs = await Promise.all(hops.map((h) => readLegState(this.deps.rpc, h, quote.contextSlot !== undefined && quote.contextSlot > 0 ? quote.contextSlot : undefined)));
     } catch (e) {
       if (isEngineError(e, 'LEG_UNREADABLE')) return refuse('QUOTE_MOVED', 'A pool of the route is no longer what the quote read', { details: e.message, extra: this.moved(mode, quote, 0n, req, 10_000) });
       return refuse('SERVICE_UNAVAILABLE', 'The node did not answer the pool reads', { details: e instanceof Error ? e.message : String(e) });
