@@ -3,7 +3,7 @@
  * cluster (`processed`, `confirmed`, `finalized`, or `failed`), for the transaction stream today and the webhooks
  * later (they only subscribe). Sources: `observe` takes an event seen elsewhere (the Geyser deshred stream's
  * `landed` for the service's own submissions: `engine/services/landed-signals.ts`); `follow` polls
- * `getSignatureStatuses` for a signature with exponential backoff (250 ms, doubling to 4 s) for a bounded time (60 s,
+ * `getSignatureStatuses` for a signature with exponential backoff (250 ms, doubling to 1 s) for a bounded time (60 s,
  * the spec's track budget). One shared timer and one batched call per
  * round (256 signatures a call), not a timer per signature.
  *
@@ -85,7 +85,9 @@ export class TxTracker {
     this.now = opts.now ?? Date.now;
     this.budgetMs = opts.budgetMs ?? 60_000;
     this.firstDelayMs = opts.firstDelayMs ?? 250;
-    this.maxDelayMs = opts.maxDelayMs ?? 4000;
+    // Why 1 s, not more: the statuses of every due signature go in one batched call per round, so a short cap costs at
+    // most one call a second whatever the number tracked, and a stage is never seen more than a second late.
+    this.maxDelayMs = opts.maxDelayMs ?? 1000;
     this.maxFollowed = opts.maxFollowed ?? 50_000;
     this.timer = setInterval(() => void this.round(), opts.roundMs ?? 100);
     this.timer.unref();
