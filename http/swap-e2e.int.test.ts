@@ -89,7 +89,9 @@ async function submitAndWatch(f: Flow, path: '/v1/swap' | '/v1/send', outAccount
   assert.equal(r.body.signature, f.signature);
   assert.equal(r.body.status, path === '/v1/swap' ? 'submitted' : 'sent');
   assert.deepEqual(await lifecycle(f.signature, ['finalized', 'failed']), ['landed', 'processed', 'confirmed', 'finalized']);
-  assert.equal((events.get(f.signature)![0]!.data as { source: string }).source, 'geyser', 'landed comes from the deshred stream');
+  // Landed comes from the deshred stream, or, when a loaded stream delivers it after the first poll saw the
+  // transaction processed, from that poll (the tracker keeps the order; http/tx-stream.int.test.ts holds the geyser path).
+  assert.ok(['geyser', 'poll'].includes((events.get(f.signature)![0]!.data as { source: string }).source));
   const status = (await (await fetch(`${sut.base}/v1/tx/${f.signature}`, { headers: KEY })).json()) as { status: string; error: string | null };
   assert.deepEqual([status.status, status.error], ['finalized', null]);
   return (await wallet.balance(outAccount)) - before;

@@ -22,13 +22,13 @@ let user: TestWallet;
 before(async () => {
   // A landed signal 150 ms before processed visibility, as on a real cluster (in process it defaults to 0: a
   // transaction would land inside sendBundle, before a freshly added fee payer's filter could reach the stream).
-  const net = await startLocalnet({ rpcPort: 0, grpcPort: 0, tps: 0, slotMs: 100, landingDelayMs: 150 });
+  const net = await startLocalnet({ rpcPort: 0, grpcPort: 0, tps: 0, slotMs: 100, landingDelayMs: 400 });
   const tip = await TestWallet.funded(net.rpcUrl, LAMPORTS_PER_SOL);
   user = await TestWallet.funded(net.rpcUrl, LAMPORTS_PER_SOL);
   sut = await startServiceUnderTest({ BLOCK_ENGINE_URL: net.blockEngineUrl, TIP_PAYER_SECRET_KEY: bs58.encode(tip.keypair.secretKey) }, net);
   plain = await startServiceUnderTest({}, net);
   // The landed signal before processed (0 in process by default), and the deshred stream open before any submit.
-  net.ledger.landingDelayMs = 150;
+  net.ledger.landingDelayMs = 400;
   await eventually(() => assert.ok(sut.svc.txLanded?.watching, 'deshred stream open'));
 });
 after(async () => {

@@ -23,7 +23,9 @@ const open: SseReader[] = [];
 before(async () => {
   sut = await startServiceUnderTest();
   // Why: the landed signal then comes visibly before processed (0 in process by default: both at once).
-  sut.net.ledger.landingDelayMs = 150;
+  // 400 ms between the landed signal and processed visibility: room for a loaded deshred stream to deliver landed
+  // before the first status poll can see the transaction processed (then landed would be implied by the poll).
+  sut.net.ledger.landingDelayMs = 400;
   await eventually(() => assert.ok(sut.svc.txLanded?.watching, 'deshred stream open'));
   conn = new Connection(sut.net.rpcUrl, 'confirmed');
   const sig = await conn.requestAirdrop(payer.publicKey, 5 * LAMPORTS_PER_SOL);

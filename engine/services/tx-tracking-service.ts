@@ -43,7 +43,7 @@ export class TxTrackingService {
       const history = this.tracker.history(signature);
       if (history.length > 0) for (const deliver of this.keyStreams.get(keyId) ?? []) for (const e of history) deliver(e);
     }
-    this.tracker.follow(signature);
+    this.tracker.follow(signature, true);
   }
 
   /**

@@ -64,3 +64,20 @@ test('a failure is terminal; an unseen signature is dropped silently after the b
   assert.equal(got.length, 1);
   t.close();
 });
+
+test('a submission of the service starts with landed even when a poll sees it processed before the Geyser signal', async () => {
+  const n = node();
+  const t = new TxTracker(n.rpc, { roundMs: 3_600_000, now: () => 0 });
+  const got: TxEvent[] = [];
+  t.subscribe((e) => got.push(e));
+  t.follow('own', true);
+  t.follow('other');
+  n.status.set('own', { slot: 7, err: null, confirmationStatus: 'processed', confirmations: 0 });
+  n.status.set('other', { slot: 7, err: null, confirmationStatus: 'processed', confirmations: 0 });
+  await t.round();
+  assert.deepEqual(got.map((e) => `${e.signature}:${e.type}:${e.source}`), ['own:landed:poll', 'own:processed:poll', 'other:processed:poll']);
+  // The late Geyser signal changes nothing: landed was already told.
+  t.observe({ type: 'landed', signature: 'own', slot: 7, source: 'geyser', err: null });
+  assert.equal(got.length, 3);
+  t.close();
+});

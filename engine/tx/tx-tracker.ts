@@ -9,7 +9,8 @@
  *
  * Events of one signature are emitted in the lifecycle's order, each at most once: a poll that first finds a
  * transaction `finalized` emits `processed`, `confirmed` and `finalized` (it passed through each; the slot is the one
- * the status reports). `failed` (landed with an error) and `finalized` end the tracking; so does the budget, silently
+ * the status reports), with `landed` before them for the service's own submissions (`follow(sig, true)`) when the
+ * Geyser signal is late or missing. `failed` (landed with an error) and `finalized` end the tracking; so does the budget, silently
  * (the status route still answers for it).
  */
 
@@ -52,6 +53,8 @@ const STATUS_BATCH = 256;
 interface Followed {
   /** Highest stage emitted (-1: none). */
   stage: number;
+  /** A submission of the service: it went through a shred, so a later stage first seen implies `landed`. */
+  landedImplied: boolean;
   polled: boolean;
   nextAt: number;
   delay: number;
@@ -109,11 +112,17 @@ export class TxTracker {
     return this.recent.get(signature) ?? [];
   }
 
-  /** Starts polling `signature` (idempotent; false when the tracker is full). */
-  follow(signature: string): boolean {
+  /**
+   * Starts polling `signature` (idempotent; false when the tracker is full). `submitted`: the service submitted it,
+   * so its lifecycle starts with `landed`: when a poll (or a late stream) sees a later stage before the Geyser
+   * signal arrived, `landed` is emitted first (with that event's source: it landed, whoever saw it), so the stream's
+   * order is always landed, processed, confirmed, finalized.
+   */
+  follow(signature: string, submitted = false): boolean {
     const f = this.entry(signature);
     if (f === null) return false;
     f.polled = true;
+    if (submitted) f.landedImplied = true;
     return true;
   }
 
@@ -179,7 +188,7 @@ export class TxTracker {
     if (last && (last.type === 'finalized' || last.type === 'failed')) return null;
     if (this.followed.size >= this.maxFollowed) return null;
     const now = this.now();
-    f = { stage: -1, polled: false, nextAt: now, delay: this.firstDelayMs, until: now + this.budgetMs };
+    f = { stage: -1, polled: false, landedImplied: false, nextAt: now, delay: this.firstDelayMs, until: now + this.budgetMs };
     this.followed.set(signature, f);
     return f;
   }
@@ -190,9 +199,9 @@ export class TxTracker {
     if (stage === ORDER.failed) {
       this.emit({ type: 'failed', signature, slot, source, err });
     } else {
-      // `landed` is only ever observed (the Geyser signal), never implied by a poll.
-      for (let s = Math.max(f.stage + 1, ORDER.processed); s <= stage; s++) this.emit({ type: TYPES[s]!, signature, slot, source, err: null });
-      if (stage === ORDER.landed) this.emit({ type: 'landed', signature, slot, source, err: null });
+      // `landed` is observed (the Geyser signal), or implied for the service's own submissions (see `follow`).
+      const first = f.stage < ORDER.landed && (stage === ORDER.landed || f.landedImplied) ? ORDER.landed : Math.max(f.stage + 1, ORDER.processed);
+      for (let s = first; s <= stage; s++) this.emit({ type: TYPES[s]!, signature, slot, source, err: null });
     }
     f.stage = stage;
     if (stage === ORDER.finalized || stage === ORDER.failed) this.followed.delete(signature);
