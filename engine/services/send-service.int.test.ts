@@ -14,6 +14,7 @@ import { startLocalnet, type Localnet } from '../../fixtures/localnet/start-loca
 import { Rebroadcaster, type RebroadcastEnd } from '../tx/rebroadcaster.js';
 import { SendService } from './send-service.js';
 import { landed } from './testing/landed.js';
+import { badTransactionCases } from '../tx/testing/bad-transactions.js';
 
 let net: Localnet;
 let conn: Connection;
@@ -77,17 +78,7 @@ test('the node refusing the transaction in preflight is SEND_FAILED with its rea
 
 test('malformed, unsigned and oversize transactions are refused before the node; a dead node is SUBMISSION_FAILED', async () => {
   const t = await signedTransfer(1000);
-  const raw = Buffer.from(t.base64, 'base64');
-  const unsigned = Buffer.from(raw);
-  unsigned.fill(0, 1, 65);
-  const cases: [unknown, string][] = [
-    ['@@not base64@@', 'TX_INVALID'],
-    [42, 'TX_INVALID'],
-    [Buffer.from('hello world, not a transaction').toString('base64'), 'TX_INVALID'],
-    [Buffer.concat([raw, Buffer.from([1, 2, 3])]).toString('base64'), 'TX_INVALID'],
-    [unsigned.toString('base64'), 'TX_UNSIGNED'],
-    [Buffer.alloc(1300, 1).toString('base64'), 'TX_TOO_LARGE'],
-  ];
+  const cases = badTransactionCases(t.base64);
   for (const [body, code] of cases) {
     const out = await svc.send(body);
     assert.equal(out.ok ? 'ok' : out.code, code, String(body).slice(0, 40));

@@ -15,6 +15,7 @@ import { startLocalnet, type Localnet } from '../../fixtures/localnet/start-loca
 import { BundleClient, type InflightBundleStatus } from '../tx/bundle-client.js';
 import { SwapSubmitService, type BundleSetup, type SwapSubmitOutcome } from './swap-submit-service.js';
 import { landed } from './testing/landed.js';
+import { badTransactionCases } from '../tx/testing/bad-transactions.js';
 
 const TIP = 10_000n;
 let net: Localnet;
@@ -169,17 +170,7 @@ test('no engine configured is BUNDLE_UNAVAILABLE; an unreachable engine is SUBMI
   const out = await dead.submit(t.base64);
   assert.equal(codeOf(out), 'SUBMISSION_FAILED', JSON.stringify(out));
   assert.ok(!out.ok && out.signature === t.signature);
-  const raw = Buffer.from(t.base64, 'base64');
-  const unsigned = Buffer.from(raw);
-  unsigned.fill(0, 1, 65);
-  const cases: [unknown, string][] = [
-    ['@@not base64@@', 'TX_INVALID'],
-    [42, 'TX_INVALID'],
-    [Buffer.from('hello world, not a transaction').toString('base64'), 'TX_INVALID'],
-    [Buffer.concat([raw, Buffer.from([1, 2, 3])]).toString('base64'), 'TX_INVALID'],
-    [unsigned.toString('base64'), 'TX_UNSIGNED'],
-    [Buffer.alloc(1300, 1).toString('base64'), 'TX_TOO_LARGE'],
-  ];
+  const cases = badTransactionCases(t.base64);
   const received = net.blockEngine.stats().received;
   for (const [body, code] of cases) {
     assert.equal(codeOf(await svc.submit(body)), code, String(body).slice(0, 40));

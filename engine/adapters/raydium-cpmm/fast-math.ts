@@ -10,7 +10,7 @@
  * then runs the bigint port, so every rejection and refusal keeps one implementation.
  */
 import { MUL_DIV_ARGS, mulDivPair } from '../common/u64-mul-div.js';
-import { PAIR, TWO32, bigOfPair, mulDivSmall, readU64 } from '../common/u64-pair.js';
+import { PAIR, TWO32, bigOfPair, mulDivSmall, pairBig, readU64 } from '../common/u64-pair.js';
 import type { CpmmFeeRates, CpmmSwap } from './math.js';
 import type { CpmmQuoteView } from './quote-view.js';
 import { cpmmSwap } from './swap-result.js';
@@ -130,25 +130,13 @@ export function swapInPair(v: CpmmQuoteView, aToB: boolean, amount: bigint): Cpm
     outLo = lo - k * TWO32;
   }
   if (outHi === 0 && outLo === 0) return null;
-  // Bigints: each distinct value once (PAIR is loaded, then read by bigOfPair).
-  PAIR.hi = outHi;
-  PAIR.lo = outLo;
-  const outBig = bigOfPair();
-  PAIR.hi = trHi;
-  PAIR.lo = trLo;
-  const tradeBig = bigOfPair();
-  PAIR.hi = crHi;
-  PAIR.lo = crLo;
-  const creatorBig = bigOfPair();
-  PAIR.hi = feeHi;
-  PAIR.lo = feeLo;
-  const feeBig = feeHi === trHi && feeLo === trLo ? tradeBig : bigOfPair();
-  PAIR.hi = lessHi;
-  PAIR.lo = lessLo;
-  const swappedInBig = feeHi === 0 && feeLo === 0 ? amount : bigOfPair();
-  PAIR.hi = swHi;
-  PAIR.lo = swLo;
-  const swappedOutBig = outHi === swHi && outLo === swLo ? outBig : bigOfPair();
+  // Bigints: each distinct value once.
+  const outBig = pairBig(outHi, outLo);
+  const tradeBig = pairBig(trHi, trLo);
+  const creatorBig = pairBig(crHi, crLo);
+  const feeBig = feeHi === trHi && feeLo === trLo ? tradeBig : pairBig(feeHi, feeLo);
+  const swappedInBig = feeHi === 0 && feeLo === 0 ? amount : pairBig(lessHi, lessLo);
+  const swappedOutBig = outHi === swHi && outLo === swLo ? outBig : pairBig(swHi, swLo);
   PAIR.hi = trHi;
   PAIR.lo = trLo;
   return okSwap(amount, outBig, feeBig, tradeBig, creatorBig, v.p, v.f, onInput, swappedInBig, swappedOutBig);
@@ -222,24 +210,12 @@ export function swapOutPair(v: CpmmQuoteView, aToB: boolean, amount: bigint): Cp
   lo = (aToB ? v.v0Lo : v.v1Lo) + inLo;
   k = Math.floor(lo * INV32);
   if ((aToB ? v.v0Hi : v.v1Hi) + inHi + k >= TWO32) return null;
-  PAIR.hi = siHi;
-  PAIR.lo = siLo;
-  const swappedInBig = bigOfPair();
-  PAIR.hi = inHi;
-  PAIR.lo = inLo;
-  const inBig = feeHi === 0 && feeLo === 0 ? swappedInBig : bigOfPair();
-  PAIR.hi = trHi;
-  PAIR.lo = trLo;
-  const tradeBig = bigOfPair();
-  PAIR.hi = crHi;
-  PAIR.lo = crLo;
-  const creatorBig = bigOfPair();
-  PAIR.hi = feeHi;
-  PAIR.lo = feeLo;
-  const feeBig = feeHi === trHi && feeLo === trLo ? tradeBig : bigOfPair();
-  PAIR.hi = aoHi;
-  PAIR.lo = aoLo;
-  const swappedOutBig = aoHi === oHi && aoLo === oLo ? amount : bigOfPair();
+  const swappedInBig = pairBig(siHi, siLo);
+  const inBig = feeHi === 0 && feeLo === 0 ? swappedInBig : pairBig(inHi, inLo);
+  const tradeBig = pairBig(trHi, trLo);
+  const creatorBig = pairBig(crHi, crLo);
+  const feeBig = feeHi === trHi && feeLo === trLo ? tradeBig : pairBig(feeHi, feeLo);
+  const swappedOutBig = aoHi === oHi && aoLo === oLo ? amount : pairBig(aoHi, aoLo);
   PAIR.hi = trHi;
   PAIR.lo = trLo;
   return okSwap(inBig, amount, feeBig, tradeBig, creatorBig, v.p, v.f, onInput, swappedInBig, swappedOutBig);
