@@ -139,7 +139,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
   const changes = ChangeRing.create();
   const changedCount = changeCounter(changes.sab);
   const catalog = new Catalog(loadCatalogTokens(cfg.catalogFile));
-  const quotePool = new QuotePool({ poolSab: slab.sab, extSab: slab.ext.sab, mintSab: mints.sab, catalogFile: cfg.catalogFile, threads: cfg.quoteThreads });
+  const quotePool = new QuotePool({ poolSab: slab.sab, extSab: slab.ext.sab, arraySab: slab.arrays.sab, mintSab: mints.sab, catalogFile: cfg.catalogFile, threads: cfg.quoteThreads });
   const priceService = new SlabPriceService({
     slab,
     mints,
@@ -167,6 +167,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     {
       poolSab: slab.sab,
       extSab: slab.ext.sab,
+      arraySab: slab.arrays.sab,
       mintSab: mints.sab,
       changeSab: changes.sab,
       rpcUrl: cfg.rpcUrl,

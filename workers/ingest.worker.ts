@@ -19,7 +19,7 @@ const data = workerData as IngestWorkerData;
 const port = parentPort!;
 const post = (m: IngestMessage): void => port.postMessage(m);
 
-const slab = PoolSlab.attach(data.poolSab, data.extSab);
+const slab = PoolSlab.attach(data.poolSab, data.extSab, data.arraySab);
 const mints = MintTable.attach(data.mintSab);
 const ring = ChangeRing.attach(data.changeSab);
 // Polls get their own client: one attempt, a short timeout (a missed poll is simply missed, never queued).

@@ -88,6 +88,8 @@ export interface QuoteWorkerData {
   readonly poolSab: SharedArrayBuffer;
   /** The pool slab's extension region (`PoolSlab.ext.sab`). */
   readonly extSab: SharedArrayBuffer;
+  /** The pool slab's array region (`PoolSlab.arrays.sab`); without it the pools' array directories read as none. */
+  readonly arraySab?: SharedArrayBuffer;
   readonly mintSab: SharedArrayBuffer;
   readonly catalogFile?: string;
   /** Int32 cancel words of route tasks, one per `RouteTask.cancelSlot` (workers/quote-pool.ts). */
@@ -110,6 +112,8 @@ export interface IngestWorkerData {
   readonly poolSab: SharedArrayBuffer;
   /** The pool slab's extension region (`PoolSlab.ext.sab`). */
   readonly extSab: SharedArrayBuffer;
+  /** The pool slab's array region (`PoolSlab.arrays.sab`); without it the pools' array directories read as none. */
+  readonly arraySab?: SharedArrayBuffer;
   readonly mintSab: SharedArrayBuffer;
   /** The change ring (`engine/slab/change-ring.ts`): ingest publishes changed pools there, not in messages. */
   readonly changeSab: SharedArrayBuffer;

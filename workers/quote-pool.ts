@@ -33,7 +33,7 @@ export class QuotePool {
   private readonly freeSlots: number[] = Array.from({ length: CANCEL_SLOTS }, (_v, i) => CANCEL_SLOTS - 1 - i);
 
   constructor(o: QuotePoolOptions) {
-    const workerData: QuoteWorkerData = { poolSab: o.poolSab, extSab: o.extSab, mintSab: o.mintSab, catalogFile: o.catalogFile, cancelSab: this.cancelWords.buffer as SharedArrayBuffer };
+    const workerData: QuoteWorkerData = { poolSab: o.poolSab, extSab: o.extSab, arraySab: o.arraySab, mintSab: o.mintSab, catalogFile: o.catalogFile, cancelSab: this.cancelWords.buffer as SharedArrayBuffer };
     this.pool = new Piscina({
       filename: new URL('./quote.worker.js', import.meta.url).href,
       // SharedArrayBuffers inside workerData are shared with the workers, not copied.

@@ -19,7 +19,7 @@ import type { RouteWire } from '../engine/router/route-wire.js';
 
 const data = workerData as QuoteWorkerData;
 // attach() checks magic and layout version: a worker built for another layout refuses to read.
-const slab = PoolSlab.attach(data.poolSab, data.extSab);
+const slab = PoolSlab.attach(data.poolSab, data.extSab, data.arraySab);
 const mints = MintTable.attach(data.mintSab);
 const source = { slab, mints, topology: new Topology(slab), adapters: ADAPTERS_BY_DEX_INDEX };
 const deriver = new PriceDeriver(source, new Catalog(loadCatalogTokens(data.catalogFile)));

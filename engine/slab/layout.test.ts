@@ -16,7 +16,7 @@ import {
 import type { SlabField } from './layout.js';
 
 test('the pool slab layout is pinned (changing an offset requires bumping POOL_SLAB_VERSION and this test)', () => {
-  assert.equal(POOL_SLAB_VERSION, 2);
+  assert.equal(POOL_SLAB_VERSION, 3);
   assert.equal(HEADER_BYTES, 128);
   assert.equal(RECORD_BYTES, 320);
   assert.deepEqual(
@@ -56,7 +56,8 @@ test('the pool slab layout is pinned (changing an offset requires bumping POOL_S
       paramU64: 104,
       paramF64: 232,
       extOffset: 296,
-      reserved: 300,
+      arrayDir: 300,
+      reserved: 304,
     },
   );
   assert.deepEqual({ ...MINT_ENTRY }, { mint: 0, decimals: 32, flags: 33, reserved: 34 });

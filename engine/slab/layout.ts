@@ -64,7 +64,7 @@ export function offsetsOf<T extends readonly SlabField[]>(fields: T): OffsetsOf<
 export const POOL_SLAB_MAGIC = 0x424c5350;
 
 /** Version of the pool slab layout below; bump on any change to the header or record tables. */
-export const POOL_SLAB_VERSION = 2;
+export const POOL_SLAB_VERSION = 3;
 
 /** Pool slab header, at byte 0 of the buffer. 128 bytes so that records start on a cache-line boundary. */
 export const HEADER_FIELDS = [
@@ -114,7 +114,8 @@ export const RECORD_FIELDS = [
   { name: 'paramU64', type: 'bytes', offset: 104, size: 8 * PARAM_U64_WORDS },
   { name: 'paramF64', type: 'bytes', offset: 232, size: 8 * PARAM_F64_WORDS },
   { name: 'extOffset', type: 'u32', offset: 296, size: 4 },
-  { name: 'reserved', type: 'bytes', offset: 300, size: 20 },
+  { name: 'arrayDir', type: 'u32', offset: 300, size: 4 },
+  { name: 'reserved', type: 'bytes', offset: 304, size: 16 },
 ] as const satisfies readonly SlabField[];
 
 /** Size of one pool record in bytes. */

@@ -18,6 +18,7 @@ import {
   poolSlabBytes,
   recordOffset,
 } from './layout.js';
+import { ArraySlab } from './array-slab.js';
 import { ExtSlab } from './ext-slab.js';
 import type { PoolExactSnapshot, PoolF64Snapshot } from './pool-snapshot.js';
 import { seqIsOdd, seqReadBegin, seqReadValid, seqWriteBegin, seqWriteEnd } from './seqlock.js';
@@ -62,10 +63,19 @@ const R64_RESERVE_B_F64 = REC.reserveBF64 >> 3;
 const R64_PARAM_U64 = REC.paramU64 >> 3;
 const R64_PARAM_F64 = REC.paramF64 >> 3;
 const R32_EXT = REC.extOffset >> 2;
+const R32_ARRAY_DIR = REC.arrayDir >> 2;
 
 /** Extension region size: 64 KiB at first, growable to 64 MiB (8-byte words). */
 const EXT_INITIAL_WORDS = 8192;
 const EXT_MAX_WORDS = 8 * 1024 * 1024;
+
+/**
+ * Array region: records of 288 data words (2,368 bytes: a 70-bin array at 4 words a bin, an 88-tick array at 3),
+ * 64 at first, growable to 262,144 (address space only until used).
+ */
+const ARRAY_DATA_WORDS = 288;
+const ARRAY_INITIAL_RECORDS = 64;
+const ARRAY_MAX_RECORDS = 262_144;
 
 function isU32(n: number): boolean {
   return Number.isInteger(n) && n >= 0 && n <= 0xffffffff;
@@ -106,6 +116,8 @@ export class PoolSlab {
   readonly sab: SharedArrayBuffer;
   /** The extension region (variable-size adapter state); hand `ext.sab` to other threads with `sab`. */
   readonly ext: ExtSlab;
+  /** The array region (tick arrays, bin arrays, book sides; `array-slab.ts`); hand `arrays.sab` over with `sab`. */
+  readonly arrays: ArraySlab;
   // Fixed-length views over the whole buffer, re-made after it grows (see mapViews). Not length-tracking views: on
   // Node 20 every element access through a view that tracks a growable buffer costs ~3x more (bench/README.md).
   private i32!: Int32Array;
@@ -120,9 +132,10 @@ export class PoolSlab {
   /** Pools this instance knows to be published; refreshed from the header only when a read goes past it. */
   private knownCount = 0;
 
-  private constructor(sab: SharedArrayBuffer, ext: ExtSlab) {
+  private constructor(sab: SharedArrayBuffer, ext: ExtSlab, arrays: ArraySlab) {
     this.sab = sab;
     this.ext = ext;
+    this.arrays = arrays;
     this.mapViews();
   }
 
@@ -149,7 +162,7 @@ export class PoolSlab {
       });
     }
     const sab = new SharedArrayBuffer(poolSlabBytes(initialPools), { maxByteLength: poolSlabBytes(maxPools) });
-    const slab = new PoolSlab(sab, ExtSlab.create(EXT_INITIAL_WORDS, EXT_MAX_WORDS));
+    const slab = new PoolSlab(sab, ExtSlab.create(EXT_INITIAL_WORDS, EXT_MAX_WORDS), ArraySlab.create(ARRAY_DATA_WORDS, ARRAY_INITIAL_RECORDS, ARRAY_MAX_RECORDS));
     // Plain stores: nobody else holds the buffer yet; handing it to a thread (postMessage) publishes them.
     slab.u32[H32_MAGIC] = POOL_SLAB_MAGIC;
     slab.u32[H32_VERSION] = POOL_SLAB_VERSION;
@@ -161,8 +174,9 @@ export class PoolSlab {
    * Opens a slab created by another thread (or this one). Throws `SLAB_MAGIC_MISMATCH` when the buffer is not a
    * pool slab and `SLAB_VERSION_MISMATCH` when it was built with another layout version: a worker must refuse it.
    * `extSab` is the creator's `ext.sab`; without it, records that point into the extension region cannot be read.
+   * `arraySab` is the creator's `arrays.sab`; without it, the pools' array directories cannot be read.
    */
-  static attach(sab: SharedArrayBuffer, extSab?: SharedArrayBuffer): PoolSlab {
+  static attach(sab: SharedArrayBuffer, extSab?: SharedArrayBuffer, arraySab?: SharedArrayBuffer): PoolSlab {
     if (!(sab instanceof SharedArrayBuffer) || sab.byteLength < HEADER_BYTES) {
       throw new EngineError('SLAB_MAGIC_MISMATCH', 'pool slab: not a SharedArrayBuffer holding a slab header');
     }
@@ -182,7 +196,7 @@ export class PoolSlab {
         { found: version, expected: POOL_SLAB_VERSION },
       );
     }
-    return new PoolSlab(sab, extSab ? ExtSlab.attach(extSab) : ExtSlab.create(2, 2));
+    return new PoolSlab(sab, extSab ? ExtSlab.attach(extSab) : ExtSlab.create(2, 2), arraySab ? ArraySlab.attach(arraySab) : ArraySlab.create(8, 0, 1));
   }
 
   // ---- header -------------------------------------------------------------------------------------------------
@@ -341,6 +355,25 @@ export class PoolSlab {
     const flags = this.u16[h]!;
     this.u16[h] = confirmed ? flags | FLAG_CONFIRMED : flags & ~FLAG_CONFIRMED;
     seqWriteEnd(this.i32, (b >> 2) + R32_SEQ, s);
+  }
+
+  /**
+   * Points one view of `pool` at its directory in the array region (writer only; -1 = none). Stored atomically,
+   * outside the record's seqlock: the directory's own group lock covers what it lists, and a reader that loads the
+   * pointer then begins on the directory sees a whole list.
+   */
+  setArrayDir(pool: number, view: number, dir: number): void {
+    this.checkPool(pool, view);
+    if (!Number.isInteger(dir) || dir < -1 || dir >= 0xffffffff) throw new EngineError('SLAB_BAD_RECORD', `array directory ${dir} is not a record index`);
+    // Why Atomics.store: publishes the pointer after the directory record exists (allocated before this call).
+    Atomics.store(this.u32, (recordOffset(pool, view) >> 2) + R32_ARRAY_DIR, dir + 1);
+  }
+
+  /** The directory of one view of `pool` in {@link arrays}, or -1 when the pool has none. */
+  arrayDir(pool: number, view: number): number {
+    if (!this.has(pool, view)) return -1;
+    // Why Atomics.load: pairs with setArrayDir's store.
+    return Atomics.load(this.u32, (recordOffset(pool, view) >> 2) + R32_ARRAY_DIR) - 1;
   }
 
   // ---- readers ------------------------------------------------------------------------------------------------
