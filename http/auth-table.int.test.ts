@@ -39,16 +39,18 @@ const TABLE: readonly Row[] = [
   R('GET', '/health', 'none', false, () => 200),
   R('GET', '/v1/price/:token', 'none', false, () => 200),
   R('GET', '/v1/prices', 'none', false, () => 200),
-  R('GET', '/v1/pools', 'none', false),
-  R('GET', '/v1/pools/:token', 'none', false),
-  R('GET', '/v1/pools/:tokenA/:tokenB', 'none', false),
+  // Built: listings of every pool, SOL's, and SOL/USDC's.
+  R('GET', '/v1/pools', 'none', false, () => 200),
+  R('GET', '/v1/pools/:token', 'none', false, () => 200),
+  R('GET', '/v1/pools/:tokenA/:tokenB', 'none', false, () => 200),
   R('GET', '/v1/pools/new', 'none', false),
   R('GET', '/v1/pools/seed', 'none', false),
   R('GET', '/v1/pools/dead', 'none', false),
-  R('GET', '/v1/pool/:address', 'none', false),
-  R('GET', '/v1/search', 'none', false),
-  R('GET', '/v1/tokens', 'none', false),
-  R('GET', '/v1/token/:mint', 'none', false),
+  // Built: the sample address is a wallet, not an indexed pool.
+  R('GET', '/v1/pool/:address', 'none', false, () => 404),
+  R('GET', '/v1/search', 'none', false, () => 200),
+  R('GET', '/v1/tokens', 'none', false, () => 200),
+  R('GET', '/v1/token/:mint', 'none', false, () => 200),
   R('GET', '/v1/tokens/:mint', 'key', false),
   R('GET', '/v1/tokens/:mint/logo', 'none', false),
   R('GET', '/v1/forensics/token/:mint/asset', 'forensics', true),
@@ -109,6 +111,7 @@ const SAMPLE: Readonly<Record<string, string>> = {
 };
 const QUERY: Readonly<Record<string, string>> = {
   '/v1/prices': 'tokens=SOL',
+  '/v1/search': 'q=SOL',
   '/v1/stream/prices': 'tokens=SOL',
   '/v1/quote/stream': 'inputMint=SOL&outputMint=USDC&amount=1000000',
   '/v1/portfolio/pnl': `wallets=${WALLET}`,

@@ -44,7 +44,7 @@ export const ERROR_CATALOG = {
   UNAUTHORIZED: { status: 401, retry: 'no', meaning: 'Missing or invalid API key' },
   ROUTE_NOT_FOUND: { status: 404, retry: 'no', meaning: 'No route for this method and path' },
   FORBIDDEN: { status: 403, retry: 'no', meaning: 'Tier too low for this route' },
-  NOT_FOUND: { status: 404, retry: 'no', meaning: 'The addressed resource does not exist (points record, webhook)' },
+  NOT_FOUND: { status: 404, retry: 'no', meaning: 'The addressed resource does not exist (points record, webhook, pool)' },
   NOT_IMPLEMENTED: { status: 501, retry: 'no', meaning: 'Route of the interface not built yet in this version' },
 } as const satisfies Record<string, ErrorSpec>;
 

@@ -72,7 +72,7 @@ interface Burst {
 const BURSTS: readonly Burst[] = [
   { category: 'prices', tier: 'anonymous', method: 'GET', path: '/v1/price/SOL', okStatus: 200 },
   { category: 'prices', tier: 'free', method: 'GET', path: '/v1/prices?tokens=SOL,USDC', okStatus: 200 },
-  { category: 'pools', tier: 'anonymous', method: 'GET', path: '/v1/pools/SOL', okStatus: 501 },
+  { category: 'pools', tier: 'anonymous', method: 'GET', path: '/v1/pools/SOL', okStatus: 200 },
   { category: 'quote', tier: 'free', method: 'GET', path: '/v1/quote?inputMint=SOL&outputMint=USDC&amount=1000000', okStatus: 200 },
   // The connect is counted before its parameters are checked: a connect without `amount` is a 400 that counts.
   { category: 'quote-stream', tier: 'free', method: 'GET', path: '/v1/quote/stream?inputMint=SOL&outputMint=USDC', okStatus: 400 },
@@ -83,8 +83,8 @@ const BURSTS: readonly Burst[] = [
   { category: 'portfolio', tier: 'growth', method: 'GET', path: `/v1/portfolio/value/${WALLETS[0]}`, okStatus: 501 },
   { category: 'points', tier: 'free', method: 'GET', path: '/v1/points/me', okStatus: 200 },
   { category: 'tx', tier: 'free', method: 'GET', path: `/v1/tx/${'5'.repeat(87)}`, okStatus: 200 },
-  { category: 'search', tier: 'anonymous', method: 'GET', path: '/v1/search?q=SOL', okStatus: 501 },
-  { category: 'tokens', tier: 'anonymous', method: 'GET', path: '/v1/tokens', okStatus: 501 },
+  { category: 'search', tier: 'anonymous', method: 'GET', path: '/v1/search?q=SOL', okStatus: 200 },
+  { category: 'tokens', tier: 'anonymous', method: 'GET', path: '/v1/tokens', okStatus: 200 },
   { category: 'logo', tier: 'anonymous', method: 'GET', path: `/v1/tokens/${WALLETS[1]}/logo`, okStatus: 501 },
   { category: 'history', tier: 'free', method: 'GET', path: `/v1/history/balance?walletAddress=${WALLETS[0]}`, okStatus: 501 },
   { category: 'stream', tier: 'free', method: 'GET', path: '/v1/stream/pools', okStatus: 501 },

@@ -9,6 +9,7 @@ import type { SendService } from '../engine/services/send-service.js';
 import type { TxTrackingService } from '../engine/services/tx-tracking-service.js';
 import type { SwapSubmitService } from '../engine/services/swap-submit-service.js';
 import type { SwapBuildService } from '../engine/services/swap-build-service.js';
+import type { MarketData } from '../engine/services/market-data.js';
 import type { QuoteStreams } from '../engine/services/quote-stream.js';
 import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import type { PriceService } from '../engine/services/price-service-types.js';
@@ -74,6 +75,8 @@ export interface ServerOptions {
   readonly quoteStreams?: QuoteStreams;
   /** Building swap transactions from quote ids (absent: POST /v1/swap/build answers 501). */
   readonly swapBuild?: SwapBuildService;
+  /** Pools, search and the token routes (absent: they answer 501). */
+  readonly marketData?: MarketData;
   /** How long `close()` waits for in-flight requests before dropping connections; default 5000 ms. */
   readonly shutdownGraceMs?: number;
 }
@@ -122,6 +125,7 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
     ...(opts.txTracking ? { txTracking: { tracking: opts.txTracking, hub } } : {}),
     ...(opts.swapSubmit ? { swapSubmit: opts.swapSubmit } : {}),
     ...(opts.swapBuild ? { swapBuild: opts.swapBuild } : {}),
+    ...(opts.marketData ? { marketData: opts.marketData } : {}),
     ...(opts.quoteStreams ? { quoteStreams: { streams: opts.quoteStreams, hub } } : {}),
     ...(opts.anonCacheTtlMs === undefined ? {} : { anonCacheTtlMs: opts.anonCacheTtlMs }),
   });

@@ -28,6 +28,7 @@ import { ADAPTERS_BY_DEX_INDEX } from '../engine/adapters/by-dex-index.js';
 import { Catalog } from '../engine/catalog/catalog.js';
 import { loadCatalogTokens } from '../engine/catalog/load.js';
 import { SlabPriceService } from '../engine/services/price-service.js';
+import { MarketData } from '../engine/services/market-data.js';
 import { ChangeRing, changeCounter } from '../engine/slab/change-ring.js';
 import { MintTable } from '../engine/slab/mint-table.js';
 import { PoolSlab } from '../engine/slab/pool-slab.js';
@@ -149,6 +150,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     batchThreshold: cfg.priceBatchThreshold,
     changeCount: changedCount,
   });
+  const marketData = new MarketData({ slab, mints, adapters: ADAPTERS_BY_DEX_INDEX, catalog, prices: priceService });
   // Quote ids live in Redis when there is one (any instance builds a quote another issued), else in this process.
   const quoteRedis = cfg.redisUrl ? connectRedis(cfg.redisUrl, { keyPrefix: cfg.redisKeyPrefix, commandTimeoutMs: 1000 }) : null;
   const quoteStore = quoteRedis ? new RedisQuoteStore(quoteRedis.redis) : new MemoryQuoteStore();
@@ -189,12 +191,15 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
         if (lapped) {
           // Changes were lost: every pool may have moved, in both views.
           const all = Array.from({ length: slab.count() }, (_, i) => i);
+          marketData.noteChanged(all);
           priceService.poolsChanged(all, false);
           priceService.poolsChanged(all, true);
           return;
         }
         // In the order ingest published them: a confirmation's frames are not held behind a later write's.
         for (const r of runs) priceService.poolsChanged(r.pools, r.confirmed);
+        // After the frames: discovery stamps are not on the frame path.
+        for (const r of runs) marketData.noteChanged(r.pools);
       },
       onLog: (level, msg, ctx) => log[level](msg, { thread: 'ingest', ...ctx }),
       onExit: (code) => log.warn('ingest worker exited', { code }),
@@ -252,6 +257,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     txTracking,
     swapSubmit,
     swapBuild,
+    marketData,
     quoteStreams,
     heartbeatMs: cfg.sseHeartbeatMs,
     health: {

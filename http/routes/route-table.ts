@@ -10,6 +10,7 @@ import type { TxTrackingService } from '../../engine/services/tx-tracking-servic
 import type { SwapSubmitService } from '../../engine/services/swap-submit-service.js';
 import type { QuoteStreams } from '../../engine/services/quote-stream.js';
 import type { SwapBuildService } from '../../engine/services/swap-build-service.js';
+import type { MarketData } from '../../engine/services/market-data.js';
 import type { PriceFanout } from '../price-fanout.js';
 import type { SseHub } from '../sse.js';
 import type { RouteDef } from '../route.js';
@@ -26,6 +27,8 @@ import { txStreamRoute } from './tx-stream.js';
 import { swapSubmitRoute } from './swap-submit.js';
 import { quoteStreamRoute } from './quote-stream.js';
 import { swapBuildRoute } from './swap-build.js';
+import { poolsRoutes } from './pools.js';
+import { tokenRoutes } from './tokens.js';
 
 /** What the routes need. */
 export interface RouteDeps {
@@ -53,6 +56,8 @@ export interface RouteDeps {
   readonly txTracking?: { readonly tracking: TxTrackingService; readonly hub: SseHub };
   /** Building swap transactions from quote ids (absent: POST /v1/swap/build answers 501). */
   readonly swapBuild?: SwapBuildService;
+  /** Pools, search and the token routes (absent: they answer 501). */
+  readonly marketData?: MarketData;
 }
 
 /** Builds the route table. */
@@ -71,6 +76,7 @@ export function buildRoutes(deps: RouteDeps): RouteDef[] {
     ...(deps.txTracking ? [txStreamRoute(deps.txTracking.tracking, deps.txTracking.hub)] : []),
     ...(deps.swapSubmit ? [swapSubmitRoute(deps.swapSubmit, deps.txTracking?.tracking)] : []),
     ...(deps.swapBuild ? [swapBuildRoute(deps.swapBuild)] : []),
+    ...(deps.marketData ? [...poolsRoutes(deps.priceService, deps.marketData), ...tokenRoutes(deps.priceService, deps.marketData)] : []),
     ...(deps.quotes && deps.quoteStreams ? [quoteStreamRoute(deps.priceService, deps.quotes.dexIds, deps.quoteStreams.streams, deps.quoteStreams.hub)] : []),
   ];
   // Why by name: a route built above replaces its 501 placeholder.

@@ -1,0 +1,281 @@
+/**
+ * Market data over the slabs: pool listings (by token, pair, DEX; sorted by liquidity or recency; keyset cursors),
+ * one pool, the tracked tokens, a token's page (price, pools, venues per DEX) and search. Everything is read from the
+ * slabs at request time; the service's own prices value the pools.
+ */
+import type { DexAdapter } from '../adapters/types.js';
+import type { Catalog } from '../catalog/catalog.js';
+import type { CatalogToken } from '../catalog/tokens.js';
+import { DEX_IDS } from '../dex-ids.js';
+import { isPrice, type PriceEntry } from '../router/price-types.js';
+import type { MintTable } from '../slab/mint-table.js';
+import type { PoolSlab } from '../slab/pool-slab.js';
+import { Topology } from '../slab/topology.js';
+import { decodeCursor, page, sortRecords, type PoolCursor, type PoolSort } from './pool-listing.js';
+import { PoolRecords, type PoolRecord, type UsdPriceOf } from './pool-records.js';
+import type { PriceService, ResolvedToken } from './price-service-types.js';
+import { searchTokens, type SearchEnvelope } from './token-search.js';
+
+/** Options of {@link MarketData}. */
+export interface MarketDataOptions {
+  readonly slab: PoolSlab;
+  readonly mints: MintTable;
+  readonly adapters: readonly (DexAdapter | undefined)[];
+  readonly catalog: Catalog;
+  readonly prices: PriceService;
+  /** How long an unfiltered listing's sorted records are reused (default 2,000 ms). */
+  readonly listingReuseMs?: number;
+  readonly now?: () => number;
+}
+
+/** A pools query. `token` / `pair` are symbols or mints, already checked by the route. */
+export interface PoolsQuery {
+  readonly token?: ResolvedToken;
+  readonly pair?: readonly [ResolvedToken, ResolvedToken];
+  /** A DEX id of `DEX_IDS`. */
+  readonly dex?: string;
+  readonly sort: PoolSort;
+  readonly limit: number;
+  readonly cursor: PoolCursor | null;
+}
+
+/** A page of pools. */
+export interface PoolsPage {
+  readonly pools: PoolRecord[];
+  readonly count: number;
+  /** Records matching the query, over every page. */
+  readonly total: number;
+  readonly nextCursor: string | null;
+  readonly sort: PoolSort;
+}
+
+/** A tracked token as `GET /v1/tokens` lists it. */
+export interface TrackedToken {
+  readonly symbol: string;
+  readonly name: string;
+  readonly mint: string;
+  readonly decimals: number;
+  readonly category: string;
+  readonly aliases: readonly string[];
+}
+
+/** Liquidity of one DEX for a token. */
+export interface Venue {
+  readonly dex: string;
+  readonly poolCount: number;
+  readonly activePools: number;
+  readonly liquidityUsd: number;
+}
+
+/** `GET /v1/token/:mint`. */
+export interface TokenPage {
+  readonly token: {
+    readonly mint: string;
+    readonly symbol: string | null;
+    readonly name: string | null;
+    readonly decimals: number | null;
+    readonly category: string | null;
+    readonly tracked: boolean;
+  };
+  readonly price: PriceEntry;
+  readonly poolCount: number;
+  /** The token's pools, deepest first (at most {@link TOKEN_PAGE_POOLS}). */
+  readonly pools: PoolRecord[];
+  readonly venues: Venue[];
+  readonly timestamp: number;
+}
+
+/** Pools shown on a token page. */
+export const TOKEN_PAGE_POOLS = 20;
+
+/** Market data of one service instance (main thread). */
+export class MarketData {
+  readonly records: PoolRecords;
+  private readonly topology: Topology;
+  private readonly now: () => number;
+  private readonly startedAt: number;
+  /** Epoch ms each pool was first seen changing (0 = not yet). */
+  private stamps = new Float64Array(1024);
+  private listing: { atMs: number; sort: PoolSort; sorted: PoolRecord[] } | null = null;
+
+  constructor(private readonly o: MarketDataOptions) {
+    this.now = o.now ?? Date.now;
+    this.startedAt = this.now();
+    this.topology = new Topology(o.slab);
+    this.records = new PoolRecords({
+      slab: o.slab,
+      mints: o.mints,
+      adapters: o.adapters,
+      symbolOf: (mint) => o.catalog.byMintAddress(mint)?.symbol,
+      discoveredAt: (pool) => this.discoveredAt(pool),
+    });
+  }
+
+  /**
+   * Ingest changed these pools: the first change of a pool is its discovery (the startup snapshot's pools are
+   * stamped while it loads). Call for every change run, confirmed or not.
+   */
+  noteChanged(pools: readonly number[]): void {
+    const now = this.now();
+    for (const p of pools) {
+      if (p >= this.stamps.length) {
+        const next = new Float64Array(Math.max(p + 1, this.stamps.length * 2));
+        next.set(this.stamps);
+        this.stamps = next;
+      }
+      if (this.stamps[p] === 0) this.stamps[p] = now;
+    }
+  }
+
+  /** When the pool was first indexed by this instance (the instance's start when it has not been seen changing). */
+  discoveredAt(pool: number): number {
+    const t = pool < this.stamps.length ? this.stamps[pool]! : 0;
+    return t > 0 ? t : this.startedAt;
+  }
+
+  /** A per-request USD price lookup by mint id (confirmed prices, memoized for the request). */
+  usdPrices(): UsdPriceOf {
+    const memo = new Map<number, number | null>();
+    const nowMs = this.now();
+    return (mintId) => {
+      let v = memo.get(mintId);
+      if (v !== undefined) return v;
+      const resolved = this.o.prices.resolve(this.o.mints.mintOf(mintId));
+      const e = resolved ? this.o.prices.price(resolved, false, nowMs) : null;
+      v = e !== null && isPrice(e) && Number.isFinite(e.priceUsd) && e.poolCacheAgeMs >= 0 ? e.priceUsd : null;
+      memo.set(mintId, v);
+      return v;
+    };
+  }
+
+  /** The pool indices of `token` (every pool of its mint), or none when the mint is not indexed. */
+  private poolsOfToken(t: ResolvedToken): readonly number[] {
+    const id = this.o.mints.idOf(t.mint);
+    return id === undefined ? [] : this.topology.poolsOf(id);
+  }
+
+  /** A page of pools matching `q`. */
+  pools(q: PoolsQuery): PoolsPage {
+    const nowMs = this.now();
+    let sorted: PoolRecord[];
+    if (q.token === undefined && q.pair === undefined) {
+      sorted = this.allSorted(q.sort, nowMs);
+    } else {
+      let candidates: readonly number[];
+      if (q.pair) {
+        const a = this.o.mints.idOf(q.pair[0].mint);
+        const b = this.o.mints.idOf(q.pair[1].mint);
+        candidates = a === undefined || b === undefined ? [] : this.topology.poolsBetween(a, b);
+      } else candidates = this.poolsOfToken(q.token!);
+      const usd = this.usdPrices();
+      sorted = [];
+      for (const p of candidates) {
+        const r = this.records.record(p, nowMs, usd);
+        if (r !== null) sorted.push(r);
+      }
+      sortRecords(sorted, q.sort);
+    }
+    const matching = q.dex === undefined ? sorted : sorted.filter((r) => r.dex === q.dex);
+    const { pools, nextCursor } = page(matching, q.sort, q.cursor, q.limit);
+    return { pools, count: pools.length, total: matching.length, nextCursor, sort: q.sort };
+  }
+
+  /** Every pool's record sorted, reused for a short while (a full listing at mainnet scale reads every record). */
+  private allSorted(sort: PoolSort, nowMs: number): PoolRecord[] {
+    const reuse = this.o.listingReuseMs ?? 2000;
+    const l = this.listing;
+    // Reused only briefly and for one sort: pools added or moved since show at the next rebuild.
+    if (l !== null && l.sort === sort && nowMs - l.atMs < reuse) return l.sorted;
+    const usd = this.usdPrices();
+    const n = this.o.slab.count();
+    const sorted: PoolRecord[] = [];
+    for (let p = 0; p < n; p++) {
+      const r = this.records.record(p, nowMs, usd);
+      if (r !== null) sorted.push(r);
+    }
+    sortRecords(sorted, sort);
+    this.listing = { atMs: nowMs, sort, sorted };
+    return sorted;
+  }
+
+  /** One pool by address, or null. */
+  pool(address: string): PoolRecord | null {
+    const p = this.records.indexOf(address);
+    return p === undefined ? null : this.records.record(p, this.now(), this.usdPrices());
+  }
+
+  /** Every tracked token. */
+  tokens(): TrackedToken[] {
+    return this.o.catalog.tokens.map((t: CatalogToken) => ({ symbol: t.symbol, name: t.name, mint: t.mint, decimals: t.decimals, category: t.category, aliases: t.aliases }));
+  }
+
+  /** A token's page, or null when the mint is neither tracked nor indexed. */
+  tokenPage(t: ResolvedToken): TokenPage | null {
+    if (!t.tracked && !t.indexed) return null;
+    const nowMs = this.now();
+    const usd = this.usdPrices();
+    const records: PoolRecord[] = [];
+    for (const p of this.poolsOfToken(t)) {
+      const r = this.records.record(p, nowMs, usd);
+      if (r !== null) records.push(r);
+    }
+    sortRecords(records, 'liquidity');
+    const venues = new Map<string, { poolCount: number; activePools: number; liquidityUsd: number }>();
+    for (const r of records) {
+      const v = venues.get(r.dex) ?? { poolCount: 0, activePools: 0, liquidityUsd: 0 };
+      v.poolCount++;
+      if (r.status === 'active') v.activePools++;
+      v.liquidityUsd += r.liquidityUsd ?? 0;
+      venues.set(r.dex, v);
+    }
+    const cat = this.o.catalog.byMintAddress(t.mint);
+    const id = this.o.mints.idOf(t.mint);
+    return {
+      token: {
+        mint: t.mint,
+        symbol: cat?.symbol ?? null,
+        name: cat?.name ?? null,
+        decimals: cat?.decimals ?? (id === undefined ? null : this.o.mints.decimals(id)),
+        category: cat?.category ?? null,
+        tracked: t.tracked,
+      },
+      price: this.o.prices.price(t, false, nowMs),
+      poolCount: records.length,
+      pools: records.slice(0, TOKEN_PAGE_POOLS),
+      venues: [...venues].map(([dex, v]) => ({ dex, ...v })).sort((a, b) => b.liquidityUsd - a.liquidityUsd || (a.dex < b.dex ? -1 : 1)),
+      timestamp: nowMs,
+    };
+  }
+
+  /** Search over the tracked tokens, indexed mints and pool addresses. */
+  search(query: string, limit: number): SearchEnvelope {
+    const nowMs = this.now();
+    const usd = this.usdPrices();
+    return searchTokens(query, limit, {
+      tokens: this.o.catalog.tokens,
+      token: (mint) => {
+        const resolved = this.o.prices.resolve(mint);
+        if (!resolved || (!resolved.tracked && !resolved.indexed)) return null;
+        const price = this.o.prices.price(resolved, false, nowMs);
+        const pools = this.poolsOfToken(resolved);
+        let active = 0;
+        for (const p of pools) if (this.records.record(p, nowMs, usd)?.status === 'active') active++;
+        return { price, poolCount: pools.length, activePools: active };
+      },
+      pool: (address) => {
+        const p = this.records.indexOf(address);
+        return p === undefined ? null : this.records.record(p, nowMs, usd);
+      },
+    });
+  }
+
+  /** True when `dex` names a DEX of this build. */
+  static isDex(dex: string): boolean {
+    return (DEX_IDS as readonly string[]).includes(dex);
+  }
+
+  /** Decodes a listing cursor for `sort` (null when malformed or issued for another sort). */
+  static cursor(raw: string, sort: PoolSort): PoolCursor | null {
+    return decodeCursor(raw, sort);
+  }
+}
