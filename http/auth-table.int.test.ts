@@ -43,9 +43,9 @@ const TABLE: readonly Row[] = [
   R('GET', '/v1/pools', 'none', false, () => 200),
   R('GET', '/v1/pools/:token', 'none', false, () => 200),
   R('GET', '/v1/pools/:tokenA/:tokenB', 'none', false, () => 200),
-  R('GET', '/v1/pools/new', 'none', false),
-  R('GET', '/v1/pools/seed', 'none', false),
-  R('GET', '/v1/pools/dead', 'none', false),
+  R('GET', '/v1/pools/new', 'none', false, () => 200),
+  R('GET', '/v1/pools/seed', 'none', false, () => 200),
+  R('GET', '/v1/pools/dead', 'none', false, () => 200),
   // Built: the sample address is a wallet, not an indexed pool.
   R('GET', '/v1/pool/:address', 'none', false, () => 404),
   R('GET', '/v1/search', 'none', false, () => 200),

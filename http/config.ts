@@ -23,6 +23,8 @@ export interface ServiceConfig {
   readonly slabInitialPools: number;
   readonly slabMaxPools: number;
   readonly quoteThreads: number;
+  /** GET /v1/pools/dead lists a pool with no update for this long. */
+  readonly poolsDeadAfterMs: number;
   readonly priceBatchThreshold: number;
   readonly catalogFile: string | undefined;
   /** Folder of the embedded store, the admin token and the admin endpoint file. */
@@ -111,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     slabInitialPools: int(env, 'SLAB_INITIAL_POOLS', 4096, 16),
     slabMaxPools: int(env, 'SLAB_MAX_POOLS', 262_144, 16),
     quoteThreads: int(env, 'QUOTE_THREADS', 1, 1),
+    poolsDeadAfterMs: int(env, 'POOLS_DEAD_AFTER_MS', 86_400_000, 1000),
     priceBatchThreshold: int(env, 'PRICE_BATCH_THRESHOLD', 1_000_000, 1),
     catalogFile: env.CATALOG_FILE || undefined,
     dataDir: dataDirOf(env),

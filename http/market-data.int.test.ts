@@ -60,8 +60,10 @@ describe('pools, search and tokens on the localnet', () => {
   let net: Localnet;
   let svc: RunningService;
   let base: string;
+  // A key: its answers bypass the anonymous cache (fresh after a change) and its quota covers the polling below.
+  const KEY = 'market-data-key-0001';
   const get = async <T>(path: string): Promise<{ status: number; body: T }> => {
-    const res = await fetch(`${base}${path}`);
+    const res = await fetch(`${base}${path}`, { headers: { 'x-api-key': KEY } });
     return { status: res.status, body: (await res.json()) as T };
   };
   before(async () => {
@@ -72,6 +74,7 @@ describe('pools, search and tokens on the localnet', () => {
         HOST: '127.0.0.1',
         ADMIN_PORT: '0',
         DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-market-')),
+        SVC_DEMO_KEY: KEY,
         RPC_URL: net.rpcUrl,
         GEYSER_ENDPOINT: net.grpcUrl,
         LOG_LEVEL: 'warn',
@@ -175,6 +178,67 @@ describe('pools, search and tokens on the localnet', () => {
     assert.equal(page.poolCount, listed.total);
     assert.deepEqual(page.pools.map((r) => r.address), listed.pools.slice(0, 20).map((r) => r.address));
     assert.equal(page.venues.reduce((n, v) => n + v.poolCount, 0), page.poolCount);
+  });
+
+  test('new pools: none after the snapshot, then a pool the chain creates, newest first', async () => {
+    const before = (await get<Page>('/v1/pools/new')).body;
+    assert.equal(before.total, 0, 'the startup snapshot is not new');
+    assert.equal(before.sort, 'recency');
+    // A second pool account of an existing pair (the same vaults), written by the chain: discovered over the stream.
+    const model = net.universe.pools.find((p) => !p.swapsDisabled)!;
+    const account = net.ledger.getAccount(model.address)!;
+    const address = Keypair.generate().publicKey.toBase58();
+    net.ledger.write([{ address, owner: account.owner, lamports: account.lamports, data: new Uint8Array(account.data) }]);
+    let after: Page | null = null;
+    for (let i = 0; i < 150 && (after === null || after.total === 0); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      after = (await get<Page>('/v1/pools/new')).body;
+    }
+    assert.equal(after!.total, 1);
+    assert.equal(after!.pools[0]!.address, address);
+    assert.ok(after!.pools[0]!.discoveredAt > before.pools.reduce((m, r) => Math.max(m, r.discoveredAt), 0));
+    assert.equal((await get<Page>('/v1/pools/new?dex=pumpswap')).body.total, 0);
+  });
+
+  test('dead pools: each not tradable, empty or idle, with why', async () => {
+    const dead = (await get<Page & { deadAfterMs: number; pools: (Rec & { deadReason: string })[] }>('/v1/pools/dead?limit=500')).body;
+    assert.equal(dead.deadAfterMs, 86_400_000);
+    assert.ok(dead.total >= 1, 'the universe has pools that cannot trade');
+    for (const r of dead.pools) {
+      assertRecordShape(r);
+      const why = r.status !== 'active' ? 'not-tradable' : r.reserveA === '0' || r.reserveB === '0' ? 'empty' : 'idle';
+      assert.equal(r.deadReason, why, r.address);
+    }
+    const disabled = net.universe.pools.find((p) => p.swapsDisabled);
+    if (disabled) assert.ok(dead.pools.some((r) => r.address === disabled.address), 'a CPMM pool with swaps disabled is dead');
+    const every = (await get<Page>('/v1/pools?limit=500')).body.pools;
+    assert.equal(dead.total, every.filter((r) => r.status !== 'active' || r.reserveA === '0' || r.reserveB === '0').length);
+  });
+
+  test('the bulk export pages in index order, as JSON or MessagePack', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let indexed = 0;
+    for (let i = 0; i < 100; i++) {
+      const p: { pools: Rec[]; count: number; indexed: number; nextCursor: string | null } = (await get<{ pools: Rec[]; count: number; indexed: number; nextCursor: string | null }>(`/v1/pools/seed?limit=7${cursor ? `&cursor=${cursor}` : ''}`)).body;
+      assert.ok(p.count <= 7);
+      seen.push(...p.pools.map((r) => r.address));
+      indexed = p.indexed;
+      cursor = p.nextCursor;
+      if (cursor === null) break;
+    }
+    assert.equal(new Set(seen).size, seen.length);
+    assert.equal(seen.length, indexed);
+    const every = (await get<Page>('/v1/pools?limit=500')).body;
+    assert.deepEqual([...seen].sort(), every.pools.map((r) => r.address).sort());
+    const res = await fetch(`${base}/v1/pools/seed?limit=3`, { headers: { accept: 'application/x-msgpack', 'x-api-key': KEY } });
+    assert.equal(res.headers.get('content-type'), 'application/x-msgpack');
+    const { unpack } = await import('msgpackr');
+    const decoded = unpack(Buffer.from(await res.arrayBuffer())) as { pools: Rec[]; count: number; nextCursor: string };
+    assert.equal(decoded.count, 3);
+    assert.deepEqual(decoded.pools.map((r) => r.address), seen.slice(0, 3));
+    assert.equal((await get('/v1/pools/seed?cursor=-1')).status, 400);
+    assert.equal((await get('/v1/pools/seed?limit=5001')).status, 400);
   });
 
   test('errors: bad filters and cursors are 400, unknown pools 404, a mint in no pool TOKEN_NOT_FOUND', async () => {

@@ -150,7 +150,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     batchThreshold: cfg.priceBatchThreshold,
     changeCount: changedCount,
   });
-  const marketData = new MarketData({ slab, mints, adapters: ADAPTERS_BY_DEX_INDEX, catalog, prices: priceService });
+  const marketData = new MarketData({ slab, mints, adapters: ADAPTERS_BY_DEX_INDEX, catalog, prices: priceService, deadAfterMs: cfg.poolsDeadAfterMs });
   // Quote ids live in Redis when there is one (any instance builds a quote another issued), else in this process.
   const quoteRedis = cfg.redisUrl ? connectRedis(cfg.redisUrl, { keyPrefix: cfg.redisKeyPrefix, commandTimeoutMs: 1000 }) : null;
   const quoteStore = quoteRedis ? new RedisQuoteStore(quoteRedis.redis) : new MemoryQuoteStore();
@@ -185,6 +185,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
       onReady: (pools) => {
         log.info('startup snapshot loaded', { pools });
         priceService.setReady();
+        marketData.markReady();
         markReady();
       },
       onChange: (runs, lapped) => {

@@ -25,6 +25,8 @@ export interface MarketDataOptions {
   readonly prices: PriceService;
   /** How long an unfiltered listing's sorted records are reused (default 2,000 ms). */
   readonly listingReuseMs?: number;
+  /** A pool with no update for this long is dead (`GET /v1/pools/dead`; default 24 h). */
+  readonly deadAfterMs?: number;
   readonly now?: () => number;
 }
 
@@ -85,6 +87,25 @@ export interface TokenPage {
   readonly timestamp: number;
 }
 
+/** Why a pool is listed as dead. */
+export type DeadReason = 'not-tradable' | 'empty' | 'idle';
+
+/** A dead pool: its record and why. */
+export type DeadPool = PoolRecord & { readonly deadReason: DeadReason };
+
+/** Default of {@link MarketDataOptions.deadAfterMs}. */
+export const DEFAULT_DEAD_AFTER_MS = 24 * 3_600_000;
+
+/** One page of the bulk export (`GET /v1/pools/seed`), in index order. */
+export interface SeedPage {
+  readonly pools: PoolRecord[];
+  readonly count: number;
+  /** Pools indexed when the page was read (the export's end moves as pools are discovered). */
+  readonly indexed: number;
+  /** The next page's cursor (a pool index as a string), or null at the end. */
+  readonly nextCursor: string | null;
+}
+
 /** Pools shown on a token page. */
 export const TOKEN_PAGE_POOLS = 20;
 
@@ -97,6 +118,8 @@ export class MarketData {
   /** Epoch ms each pool was first seen changing (0 = not yet). */
   private stamps = new Float64Array(1024);
   private listing: { atMs: number; sort: PoolSort; sorted: PoolRecord[] } | null = null;
+  /** When the startup snapshot was in: pools first seen after it are new (0 until then). */
+  private readyAt = 0;
 
   constructor(private readonly o: MarketDataOptions) {
     this.now = o.now ?? Date.now;
@@ -125,6 +148,67 @@ export class MarketData {
       }
       if (this.stamps[p] === 0) this.stamps[p] = now;
     }
+  }
+
+  /** The startup snapshot is in: pools seen changing for the first time from now on are discoveries. */
+  markReady(): void {
+    if (this.readyAt !== 0) return;
+    this.readyAt = this.now();
+    // Every pool indexed by now came with the snapshot, also one whose change is still on its way through the ring
+    // (the ready message and the ring are two channels): stamped now, it is not mistaken for a discovery later.
+    const n = this.o.slab.count();
+    const unstamped: number[] = [];
+    for (let p = 0; p < n; p++) if (p >= this.stamps.length || this.stamps[p] === 0) unstamped.push(p);
+    this.noteChanged(unstamped);
+  }
+
+  /** Pools discovered since the startup snapshot, newest first (`GET /v1/pools/new`). */
+  newPools(q: Pick<PoolsQuery, 'dex' | 'limit' | 'cursor'>): PoolsPage {
+    const nowMs = this.now();
+    const usd = this.usdPrices();
+    const out: PoolRecord[] = [];
+    if (this.readyAt > 0) {
+      const n = Math.min(this.o.slab.count(), this.stamps.length);
+      for (let p = 0; p < n; p++) {
+        if (this.stamps[p]! <= this.readyAt) continue;
+        const r = this.records.record(p, nowMs, usd);
+        if (r !== null && (q.dex === undefined || r.dex === q.dex)) out.push(r);
+      }
+    }
+    sortRecords(out, 'recency');
+    const { pools, nextCursor } = page(out, 'recency', q.cursor, q.limit);
+    return { pools, count: pools.length, total: out.length, nextCursor, sort: 'recency' };
+  }
+
+  /**
+   * Dead pools (`GET /v1/pools/dead`): a pool that cannot trade (`not-tradable`), one with an empty side (`empty`),
+   * or one with no update for {@link MarketDataOptions.deadAfterMs} (`idle`), in that order of precedence.
+   */
+  deadPools(q: Pick<PoolsQuery, 'dex' | 'limit' | 'cursor' | 'sort'>): PoolsPage & { readonly deadAfterMs: number } {
+    const deadAfterMs = this.o.deadAfterMs ?? DEFAULT_DEAD_AFTER_MS;
+    const out: DeadPool[] = [];
+    for (const r of this.allSorted(q.sort, this.now())) {
+      if (q.dex !== undefined && r.dex !== q.dex) continue;
+      const deadReason: DeadReason | null =
+        r.status !== 'active' ? 'not-tradable' : r.reserveA === '0' || r.reserveB === '0' ? 'empty' : r.poolCacheAgeMs > deadAfterMs ? 'idle' : null;
+      if (deadReason !== null) out.push({ ...r, deadReason });
+    }
+    const { pools, nextCursor } = page(out, q.sort, q.cursor, q.limit);
+    return { pools, count: pools.length, total: out.length, nextCursor, sort: q.sort, deadAfterMs };
+  }
+
+  /** Pools `from` .. `from + limit - 1` in index order (the bulk export; an index is never reused). */
+  seed(from: number, limit: number): SeedPage {
+    const nowMs = this.now();
+    const usd = this.usdPrices();
+    const indexed = this.o.slab.count();
+    const pools: PoolRecord[] = [];
+    let p = from;
+    for (; p < indexed && pools.length < limit; p++) {
+      const r = this.records.record(p, nowMs, usd);
+      if (r !== null) pools.push(r);
+    }
+    return { pools, count: pools.length, indexed, nextCursor: p < indexed ? String(p) : null };
   }
 
   /** When the pool was first indexed by this instance (the instance's start when it has not been seen changing). */
