@@ -70,7 +70,7 @@ const TABLE: readonly Row[] = [
   // Built: an authorised connect with a valid pair opens the stream (its first frame is the quote).
   R('GET', '/v1/quote/stream', 'key', true, () => 200, true),
   R('GET', '/v1/stream/prices', 'key', true, () => 200, true),
-  R('GET', '/v1/stream/pools', 'key', true, NB, true),
+  R('GET', '/v1/stream/pools', 'key', true, () => 200, true),
   R('GET', '/v1/stream/accounts', 'key', true, NB, true),
   // Built: the key's own submissions (no signatures= needed).
   R('GET', '/v1/stream/tx', 'key', true, () => 200, true),

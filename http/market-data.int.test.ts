@@ -12,6 +12,7 @@ import { Keypair } from '@solana/web3.js';
 import { USDC_MINT as USDC, WSOL_MINT as WSOL } from '../engine/catalog/tokens.js';
 import { startLocalnet, type Localnet } from '../fixtures/localnet/start-localnet.js';
 import { loadConfig } from './config.js';
+import { openSse } from './testing/sse-reader.js';
 import { startService, type RunningService } from './service.js';
 
 interface Rec {
@@ -184,6 +185,10 @@ describe('pools, search and tokens on the localnet', () => {
     const before = (await get<Page>('/v1/pools/new')).body;
     assert.equal(before.total, 0, 'the startup snapshot is not new');
     assert.equal(before.sort, 'recency');
+    const stream = await openSse(`${base}/v1/stream/pools?apiKey=${KEY}&dex=raydium-cpmm`);
+    const other = await openSse(`${base}/v1/stream/pools?apiKey=${KEY}&dex=pumpswap`);
+    assert.equal((await stream.next(5000)).event, 'ready');
+    assert.equal((await other.next(5000)).event, 'ready');
     // A second pool account of an existing pair (the same vaults), written by the chain: discovered over the stream.
     const model = net.universe.pools.find((p) => !p.swapsDisabled)!;
     const account = net.ledger.getAccount(model.address)!;
@@ -198,6 +203,16 @@ describe('pools, search and tokens on the localnet', () => {
     assert.equal(after!.pools[0]!.address, address);
     assert.ok(after!.pools[0]!.discoveredAt > before.pools.reduce((m, r) => Math.max(m, r.discoveredAt), 0));
     assert.equal((await get<Page>('/v1/pools/new?dex=pumpswap')).body.total, 0);
+    const ev = await stream.next(5000);
+    assert.equal(ev.event, 'pool');
+    const streamed = ev.data as Rec;
+    assertRecordShape(streamed);
+    assert.equal(streamed.address, address);
+    assert.equal(streamed.discoveredAt, after!.pools[0]!.discoveredAt);
+    assert.ok(await other.quietFor(300), 'a pumpswap-only stream gets no CPMM pool');
+    stream.close();
+    other.close();
+    assert.equal((await get(`/v1/stream/pools?apiKey=${KEY}&dex=nope`)).status, 400);
   });
 
   test('dead pools: each not tradable, empty or idle, with why', async () => {

@@ -125,7 +125,7 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
     ...(opts.txTracking ? { txTracking: { tracking: opts.txTracking, hub } } : {}),
     ...(opts.swapSubmit ? { swapSubmit: opts.swapSubmit } : {}),
     ...(opts.swapBuild ? { swapBuild: opts.swapBuild } : {}),
-    ...(opts.marketData ? { marketData: opts.marketData } : {}),
+    ...(opts.marketData ? { marketData: { market: opts.marketData, hub } } : {}),
     ...(opts.quoteStreams ? { quoteStreams: { streams: opts.quoteStreams, hub } } : {}),
     ...(opts.anonCacheTtlMs === undefined ? {} : { anonCacheTtlMs: opts.anonCacheTtlMs }),
   });

@@ -120,6 +120,7 @@ export class MarketData {
   private listing: { atMs: number; sort: PoolSort; sorted: PoolRecord[] } | null = null;
   /** When the startup snapshot was in: pools first seen after it are new (0 until then). */
   private readyAt = 0;
+  private readonly discoveryListeners = new Set<(record: PoolRecord) => void>();
 
   constructor(private readonly o: MarketDataOptions) {
     this.now = o.now ?? Date.now;
@@ -140,14 +141,33 @@ export class MarketData {
    */
   noteChanged(pools: readonly number[]): void {
     const now = this.now();
+    let found: number[] | null = null;
     for (const p of pools) {
       if (p >= this.stamps.length) {
         const next = new Float64Array(Math.max(p + 1, this.stamps.length * 2));
         next.set(this.stamps);
         this.stamps = next;
       }
-      if (this.stamps[p] === 0) this.stamps[p] = now;
+      if (this.stamps[p] !== 0) continue;
+      this.stamps[p] = now;
+      if (this.readyAt > 0 && this.discoveryListeners.size > 0) (found ??= []).push(p);
     }
+    if (found === null) return;
+    const usd = this.usdPrices();
+    for (const p of found) {
+      const r = this.records.record(p, now, usd);
+      if (r === null) continue;
+      for (const l of this.discoveryListeners) l(r);
+    }
+  }
+
+  /**
+   * Calls `listener` with the record of every pool discovered after the startup snapshot, as ingest publishes it
+   * (`GET /v1/stream/pools`). Returns the unsubscribe function.
+   */
+  onDiscovered(listener: (record: PoolRecord) => void): () => void {
+    this.discoveryListeners.add(listener);
+    return () => this.discoveryListeners.delete(listener);
   }
 
   /** The startup snapshot is in: pools seen changing for the first time from now on are discoveries. */

@@ -29,6 +29,7 @@ import { quoteStreamRoute } from './quote-stream.js';
 import { swapBuildRoute } from './swap-build.js';
 import { poolsRoutes } from './pools.js';
 import { tokenRoutes } from './tokens.js';
+import { poolStreamRoute } from './pool-stream.js';
 
 /** What the routes need. */
 export interface RouteDeps {
@@ -56,8 +57,8 @@ export interface RouteDeps {
   readonly txTracking?: { readonly tracking: TxTrackingService; readonly hub: SseHub };
   /** Building swap transactions from quote ids (absent: POST /v1/swap/build answers 501). */
   readonly swapBuild?: SwapBuildService;
-  /** Pools, search and the token routes (absent: they answer 501). */
-  readonly marketData?: MarketData;
+  /** Pools, search, the token routes and the pool stream, with the hub the stream writes through (absent: 501). */
+  readonly marketData?: { readonly market: MarketData; readonly hub: SseHub };
 }
 
 /** Builds the route table. */
@@ -76,7 +77,13 @@ export function buildRoutes(deps: RouteDeps): RouteDef[] {
     ...(deps.txTracking ? [txStreamRoute(deps.txTracking.tracking, deps.txTracking.hub)] : []),
     ...(deps.swapSubmit ? [swapSubmitRoute(deps.swapSubmit, deps.txTracking?.tracking)] : []),
     ...(deps.swapBuild ? [swapBuildRoute(deps.swapBuild)] : []),
-    ...(deps.marketData ? [...poolsRoutes(deps.priceService, deps.marketData), ...tokenRoutes(deps.priceService, deps.marketData)] : []),
+    ...(deps.marketData
+      ? [
+          ...poolsRoutes(deps.priceService, deps.marketData.market),
+          ...tokenRoutes(deps.priceService, deps.marketData.market),
+          poolStreamRoute(deps.priceService, deps.marketData.market, deps.marketData.hub),
+        ]
+      : []),
     ...(deps.quotes && deps.quoteStreams ? [quoteStreamRoute(deps.priceService, deps.quotes.dexIds, deps.quoteStreams.streams, deps.quoteStreams.hub)] : []),
   ];
   // Why by name: a route built above replaces its 501 placeholder.
