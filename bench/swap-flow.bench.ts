@@ -63,20 +63,44 @@ for (let i = 0; i < BUILDS; i++) {
   simulated.push((await timedBuild(true)).ms);
 }
 
-// The key's transaction stream: `landed` times per signature, stamped as they arrive.
-while (!sut.svc.txLanded?.watching) await new Promise((r) => setTimeout(r, 50));
+// The key's transaction stream: each event's arrival time per signature, with its source and slot.
+while (!sut.svc.txSignals?.watching) await new Promise((r) => setTimeout(r, 50));
 const stream = await openSse(`${sut.base}/v1/stream/tx`, { 'x-api-key': key });
-const landedAt = new Map<string, number>();
+interface Seen {
+  readonly at: number;
+  readonly slot: number;
+  readonly source: string;
+}
+const seen = new Map<string, Map<string, Seen>>();
 void (async () => {
   for (;;) {
     const e = await stream.next(3_600_000).catch(() => null);
     if (e === null) return;
-    if (e.event === 'landed') landedAt.set((e.data as { signature: string }).signature, performance.now());
+    if (e.event === 'ready') continue;
+    const d = e.data as { signature: string; slot: number; source: string };
+    let m = seen.get(d.signature);
+    if (!m) seen.set(d.signature, (m = new Map()));
+    m.set(e.event, { at: performance.now(), slot: d.slot, source: d.source });
   }
 })();
+// When each slot became confirmed on the chain: the ledger's own event (the localnet runs in this process).
+const chainConfirmedAt = new Map<bigint, number>();
+net.ledger.subscribe((ev) => {
+  if (ev.kind === 'slot' && ev.status === 1) chainConfirmedAt.set(ev.slot, performance.now());
+});
+
+/** One submission's timings, ms: from the request to each event, and from the chain's confirmation of its slot to the `confirmed` event. */
+interface Timed {
+  readonly landed: number;
+  readonly processed: number;
+  readonly confirmed: number;
+  readonly confirmedEvent: number;
+  readonly chainToEvent: number;
+  readonly sources: string;
+}
 
 /** Submit-to-landed and submit-to-confirmed through `path`, ms. */
-async function landed(path: '/v1/swap' | '/v1/send'): Promise<{ landed: number; confirmed: number }> {
+async function landed(path: '/v1/swap' | '/v1/send'): Promise<Timed> {
   const { body } = await timedBuild(false);
   const tx = VersionedTransaction.deserialize(Buffer.from(body.transaction as string, 'base64'));
   tx.sign([user.keypair]);
@@ -89,15 +113,27 @@ async function landed(path: '/v1/swap' | '/v1/send'): Promise<{ landed: number; 
     const s = (await (await fetch(`${sut.base}/v1/tx/${sig}`, { headers: { 'x-api-key': key } })).json()) as { status: string };
     if (s.status === 'confirmed' || s.status === 'finalized') {
       const confirmed = performance.now() - t0;
-      const at = landedAt.get(sig);
-      return { landed: at === undefined ? NaN : at - t0, confirmed };
+      // The stream's confirmed event may still be on its way (a poll every second before the Geyser stages).
+      for (let i = 0; i < 300 && !seen.get(sig)?.has('confirmed'); i++) await new Promise((r2) => setTimeout(r2, 10));
+      const m = seen.get(sig) ?? new Map<string, Seen>();
+      const at = (type: string): number => (m.has(type) ? m.get(type)!.at - t0 : NaN);
+      const c = m.get('confirmed');
+      const chainAt = c ? chainConfirmedAt.get(BigInt(c.slot)) : undefined;
+      return {
+        landed: at('landed'),
+        processed: at('processed'),
+        confirmed,
+        confirmedEvent: at('confirmed'),
+        chainToEvent: c && chainAt !== undefined ? c.at - chainAt : NaN,
+        sources: ['landed', 'processed', 'confirmed'].map((t) => m.get(t)?.source ?? '-').join('/'),
+      };
     }
     if (s.status === 'failed') throw new Error(`${path}: ${sig} failed`);
     await new Promise((r2) => setTimeout(r2, 10));
   }
 }
-const viaBundle: { landed: number; confirmed: number }[] = [];
-const viaSend: { landed: number; confirmed: number }[] = [];
+const viaBundle: Timed[] = [];
+const viaSend: Timed[] = [];
 for (let i = 0; i < SUBMITS; i++) {
   viaBundle.push(await landed('/v1/swap'));
   viaSend.push(await landed('/v1/send'));
@@ -111,12 +147,20 @@ console.log('| step | p50 ms | p99 ms | max ms | samples |');
 console.log('|---|---:|---:|---:|---:|');
 console.log(`| POST /v1/swap/build | ${f(percentiles(plain))} |`);
 console.log(`| POST /v1/swap/build simulate=true | ${f(percentiles(simulated))} |`);
-const ok = (xs: { landed: number }[]): number[] => xs.map((x) => x.landed).filter((x) => !Number.isNaN(x));
-console.log(`| POST /v1/swap -> landed (bundle) | ${f(percentiles(ok(viaBundle)))} |`);
-console.log(`| POST /v1/send -> landed (RPC) | ${f(percentiles(ok(viaSend)))} |`);
-console.log(`| POST /v1/swap -> confirmed (bundle) | ${f(percentiles(viaBundle.map((x) => x.confirmed)))} |`);
-console.log(`| POST /v1/send -> confirmed (RPC) | ${f(percentiles(viaSend.map((x) => x.confirmed)))} |`);
+const ok = (xs: Timed[], k: keyof Omit<Timed, 'sources'>): number[] => xs.map((x) => x[k]).filter((x) => !Number.isNaN(x));
+console.log(`| POST /v1/swap -> landed (bundle) | ${f(percentiles(ok(viaBundle, 'landed')))} |`);
+console.log(`| POST /v1/send -> landed (RPC) | ${f(percentiles(ok(viaSend, 'landed')))} |`);
+console.log(`| POST /v1/swap -> processed event (bundle) | ${f(percentiles(ok(viaBundle, 'processed')))} |`);
+console.log(`| POST /v1/send -> processed event (RPC) | ${f(percentiles(ok(viaSend, 'processed')))} |`);
+console.log(`| POST /v1/swap -> confirmed (bundle, GET /v1/tx) | ${f(percentiles(ok(viaBundle, 'confirmed')))} |`);
+console.log(`| POST /v1/send -> confirmed (RPC, GET /v1/tx) | ${f(percentiles(ok(viaSend, 'confirmed')))} |`);
+console.log(`| POST /v1/swap -> confirmed event (bundle) | ${f(percentiles(ok(viaBundle, 'confirmedEvent')))} |`);
+console.log(`| POST /v1/send -> confirmed event (RPC) | ${f(percentiles(ok(viaSend, 'confirmedEvent')))} |`);
+console.log(`| slot confirmed on chain -> confirmed event | ${f(percentiles(ok([...viaBundle, ...viaSend], 'chainToEvent')))} |`);
 console.log(`submissions without a landed event: ${missed}`);
+const sources = new Map<string, number>();
+for (const x of [...viaBundle, ...viaSend]) sources.set(x.sources, (sources.get(x.sources) ?? 0) + 1);
+console.log(`sources of landed/processed/confirmed: ${[...sources].map(([k, n]) => `${k} x${n}`).join(', ')}`);
 stream.close();
 await sut.stop();
 await net.stop();

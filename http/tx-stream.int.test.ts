@@ -26,7 +26,7 @@ before(async () => {
   // 400 ms between the landed signal and processed visibility: room for a loaded deshred stream to deliver landed
   // before the first status poll can see the transaction processed (then landed would be implied by the poll).
   sut.net.ledger.landingDelayMs = 400;
-  await eventually(() => assert.ok(sut.svc.txLanded?.watching, 'deshred stream open'));
+  await eventually(() => assert.ok(sut.svc.txSignals?.watching, 'geyser streams open'));
   conn = new Connection(sut.net.rpcUrl, 'confirmed');
   const sig = await conn.requestAirdrop(payer.publicKey, 5 * LAMPORTS_PER_SOL);
   for (let i = 0; i < 200; i++) {
