@@ -140,8 +140,7 @@ test('a failed transaction update is failed with its error; a late update of a c
 });
 
 test('a dead slot, or one passed by a finalized slot, releases its transactions to polling at once', async () => {
-  let now = 0;
-  const { tracker, signals, stages, events, rpc } = setup(() => now);
+  const { tracker, signals, stages, events, rpc } = setup(() => 0);
   await signals.expect('forked', 'A');
   await signals.expect('dead', 'A');
   tracker.follow('forked', true);
