@@ -69,7 +69,9 @@ for (const transport of ['napi', 'grpc-js'] as const) {
 
       const unwatched = await conn.requestAirdrop(other, LAMPORTS_PER_SOL);
       for (let i = 0; i < 200 && (await conn.getSignatureStatuses([unwatched])).value[0] === null; i++) await new Promise((r) => setTimeout(r, 20));
-      // The pong of a write after it: the server sent everything before (requests are handled in order).
+      // Its transaction event comes `landingDelayMs` (50) after the node shows it; then the pong of a later write
+      // proves the server sent everything before (requests are handled in order).
+      await new Promise((r) => setTimeout(r, 150));
       await watch.sync();
       assert.equal(txs.has(unwatched), false, 'not watched');
 
