@@ -1,15 +1,21 @@
 /**
  * The swap flow on the localnet (issue 14's bench): `POST /v1/swap/build` latency with and without `simulate=true`
- * (each build preceded by its own quote, untimed), and submit-to-landed: a built, signed SOL -> USDC swap sent
- * through `POST /v1/swap` (a tipped bundle to the localnet's block engine) and through `POST /v1/send` (RPC), timed
- * from the request to its `landed` event on the key's `GET /v1/stream/tx` (the Geyser deshred signal; the localnet
- * lands 100 ms before processed visibility, its CLI default) and to the first poll of `GET /v1/tx/:signature` that
- * answers `confirmed` (10 ms polls), beside the localnet's own slot time. The service runs in this process with an internal key (no limits); the simulator is paused.
+ * (each build preceded by its own quote, untimed), and the submission's lifecycle: a built, signed SOL -> USDC swap
+ * sent through `POST /v1/swap` (a tipped bundle to the localnet's block engine) and through `POST /v1/send` (RPC),
+ * timed from the request to its `landed` and `processed` events on the key's `GET /v1/stream/tx` (the Geyser deshred
+ * signal; the localnet lands 100 ms before processed visibility, its CLI default), to the first poll of
+ * `GET /v1/tx/:signature` that answers `confirmed` (10 ms polls), and to the stream's `confirmed` event; and from the
+ * moment the localnet's ledger confirmed the transaction's slot (its own event: the localnet runs in this process)
+ * to that `confirmed` event, beside the same status's arrival at a bare Subscribe client of each transport in this
+ * process (the baseline). Each event's `source` is counted. The service runs in this process with an internal key
+ * (no limits); the simulator is paused.
  * Run: `npx tsc -p tsconfig.json && flock /tmp/bench.lock node dist/bench/swap-flow.bench.js [--builds 100] [--submits 20]`.
  */
 import { parseArgs } from 'node:util';
 import { VersionedTransaction } from '@solana/web3.js';
 import bs58 from 'bs58';
+import { createGeyserTransport } from '../engine/chain/geyser-factory.js';
+import { TxStageWatch } from '../engine/chain/tx-stage-watch.js';
 import { startLocalnet } from '../fixtures/localnet/start-localnet.js';
 import { startServiceUnderTest } from '../http/testing/service-under-test.js';
 import { openSse } from '../http/testing/sse-reader.js';
@@ -88,6 +94,17 @@ const chainConfirmedAt = new Map<bigint, number>();
 net.ledger.subscribe((ev) => {
   if (ev.kind === 'slot' && ev.status === 1) chainConfirmedAt.set(ev.slot, performance.now());
 });
+// The baseline: the same slot statuses at a bare Subscribe client of each transport in this process.
+const rawConfirmedAt = { napi: new Map<number, number>(), 'grpc-js': new Map<number, number>() };
+const raw = (['napi', 'grpc-js'] as const).map((t) => {
+  const w = new TxStageWatch({
+    connect: () => createGeyserTransport(t, { url: net.grpcUrl }),
+    onTransaction: () => undefined,
+    onSlot: (slot, status) => void (status === 1 && rawConfirmedAt[t].set(slot, performance.now())),
+  });
+  w.start();
+  return w;
+});
 
 /** One submission's timings, ms: from the request to each event, and from the chain's confirmation of its slot to the `confirmed` event. */
 interface Timed {
@@ -96,6 +113,8 @@ interface Timed {
   readonly confirmed: number;
   readonly confirmedEvent: number;
   readonly chainToEvent: number;
+  readonly chainToNapi: number;
+  readonly chainToGrpcJs: number;
   readonly sources: string;
 }
 
@@ -119,12 +138,15 @@ async function landed(path: '/v1/swap' | '/v1/send'): Promise<Timed> {
       const at = (type: string): number => (m.has(type) ? m.get(type)!.at - t0 : NaN);
       const c = m.get('confirmed');
       const chainAt = c ? chainConfirmedAt.get(BigInt(c.slot)) : undefined;
+      const rawAt = (t: 'napi' | 'grpc-js'): number => (c && chainAt !== undefined && rawConfirmedAt[t].has(c.slot) ? rawConfirmedAt[t].get(c.slot)! - chainAt : NaN);
       return {
         landed: at('landed'),
         processed: at('processed'),
         confirmed,
         confirmedEvent: at('confirmed'),
         chainToEvent: c && chainAt !== undefined ? c.at - chainAt : NaN,
+        chainToNapi: rawAt('napi'),
+        chainToGrpcJs: rawAt('grpc-js'),
         sources: ['landed', 'processed', 'confirmed'].map((t) => m.get(t)?.source ?? '-').join('/'),
       };
     }
@@ -157,11 +179,14 @@ console.log(`| POST /v1/send -> confirmed (RPC, GET /v1/tx) | ${f(percentiles(ok
 console.log(`| POST /v1/swap -> confirmed event (bundle) | ${f(percentiles(ok(viaBundle, 'confirmedEvent')))} |`);
 console.log(`| POST /v1/send -> confirmed event (RPC) | ${f(percentiles(ok(viaSend, 'confirmedEvent')))} |`);
 console.log(`| slot confirmed on chain -> confirmed event | ${f(percentiles(ok([...viaBundle, ...viaSend], 'chainToEvent')))} |`);
+console.log(`| baseline: slot confirmed on chain -> its status at a bare Subscribe client, napi | ${f(percentiles(ok([...viaBundle, ...viaSend], 'chainToNapi')))} |`);
+console.log(`| baseline: slot confirmed on chain -> its status at a bare Subscribe client, grpc-js | ${f(percentiles(ok([...viaBundle, ...viaSend], 'chainToGrpcJs')))} |`);
 console.log(`submissions without a landed event: ${missed}`);
 const sources = new Map<string, number>();
 for (const x of [...viaBundle, ...viaSend]) sources.set(x.sources, (sources.get(x.sources) ?? 0) + 1);
 console.log(`sources of landed/processed/confirmed: ${[...sources].map(([k, n]) => `${k} x${n}`).join(', ')}`);
 stream.close();
+raw.forEach((w) => w.close());
 await sut.stop();
 await net.stop();
 process.exit(0);
