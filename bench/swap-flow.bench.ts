@@ -181,6 +181,8 @@ console.log(`| POST /v1/send -> confirmed event (RPC) | ${f(percentiles(ok(viaSe
 console.log(`| slot confirmed on chain -> confirmed event | ${f(percentiles(ok([...viaBundle, ...viaSend], 'chainToEvent')))} |`);
 console.log(`| baseline: slot confirmed on chain -> its status at a bare Subscribe client, napi | ${f(percentiles(ok([...viaBundle, ...viaSend], 'chainToNapi')))} |`);
 console.log(`| baseline: slot confirmed on chain -> its status at a bare Subscribe client, grpc-js | ${f(percentiles(ok([...viaBundle, ...viaSend], 'chainToGrpcJs')))} |`);
+const overService = [...viaBundle, ...viaSend].map((x) => x.chainToEvent - x.chainToNapi).filter((x) => !Number.isNaN(x));
+console.log(`| the status at the bare napi client -> the confirmed event (per submission) | ${f(percentiles(overService))} |`);
 console.log(`submissions without a landed event: ${missed}`);
 const sources = new Map<string, number>();
 for (const x of [...viaBundle, ...viaSend]) sources.set(x.sources, (sources.get(x.sources) ?? 0) + 1);

@@ -3,7 +3,8 @@
  * run), a real tracker polling the localnet's RPC, and submissions made the way the services make them (`expect`
  * before sending, `follow(sig, true)` after): a transfer goes landed, processed, confirmed, finalized, every event
  * from Geyser, in the slot it landed in; a transfer that fails on chain is `failed` from the stream with the node's
- * error, before any poll could see it (the first poll of a streamed submission is 2 s out).
+ * error, before any poll could see it (the first poll of a streamed submission is 2 s out); with the streams stalled
+ * (open but silent, the localnet's fault knob), polling reports every stage once the stage stream is no longer live.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -90,4 +91,17 @@ test('a submission that fails on chain: failed from the stream, with the node\'s
   assert.equal(evs[1]!.err, JSON.stringify(status.err));
   assert.equal(evs[1]!.err, '{"InstructionError":[0,{"Custom":1}]}');
   assert.equal(tracker.stats.late, 0, 'no poll had to fill in');
+});
+
+test('a stalled stream (open, silent): polling reports every stage, in order, once the stream is no longer live', async () => {
+  const t = await transfer(2_000_000);
+  net.geyser.stallStreams(8000);
+  try {
+    await submit(t);
+    const evs = await lifecycle(t.signature, ['finalized', 'failed']);
+    assert.deepEqual(evs.map((e) => `${e.type}:${e.source}`), ['landed:poll', 'processed:poll', 'confirmed:poll', 'finalized:poll']);
+    assert.ok(tracker.stats.late >= 1, 'the poll\'s news was held for the stream, then reported');
+  } finally {
+    net.geyser.stallStreams(0);
+  }
 });
