@@ -71,6 +71,8 @@ interface Followed {
   polled: boolean;
   /** An own submission the stage stream follows: polled slowly, its poll news held (see the file header). */
   streamed: boolean;
+  /** The stream lost it (`pollSoon`): never streamed again. */
+  lost: boolean;
   /** When it was last polled (or first seen), and how many polls so far. */
   lastAt: number;
   polls: number;
@@ -150,7 +152,7 @@ export class TxTracker {
     f.polled = true;
     if (submitted) {
       f.landedImplied = true;
-      f.streamed = this.streamLive !== null;
+      f.streamed = this.streamLive !== null && !f.lost;
     }
     return true;
   }
@@ -171,6 +173,7 @@ export class TxTracker {
     const f = this.followed.get(signature);
     if (!f) return;
     f.streamed = false;
+    f.lost = true;
     f.polls = 0;
     f.lastAt = this.now();
   }
@@ -254,7 +257,7 @@ export class TxTracker {
     if (last && (last.type === 'finalized' || last.type === 'failed')) return null;
     if (this.followed.size >= this.maxFollowed) return null;
     const now = this.now();
-    f = { stage: -1, polled: false, landedImplied: false, streamed: false, lastAt: now, polls: 0, held: null, until: now + this.budgetMs };
+    f = { stage: -1, polled: false, landedImplied: false, streamed: false, lost: false, lastAt: now, polls: 0, held: null, until: now + this.budgetMs };
     this.followed.set(signature, f);
     return f;
   }
