@@ -1,15 +1,21 @@
 /**
  * The swap flow on the localnet (issue 14's bench): `POST /v1/swap/build` latency with and without `simulate=true`
- * (each build preceded by its own quote, untimed), and submit-to-landed: a built, signed SOL -> USDC swap sent
- * through `POST /v1/swap` (a tipped bundle to the localnet's block engine) and through `POST /v1/send` (RPC), timed
- * from the request to its `landed` event on the key's `GET /v1/stream/tx` (the Geyser deshred signal; the localnet
- * lands 100 ms before processed visibility, its CLI default) and to the first poll of `GET /v1/tx/:signature` that
- * answers `confirmed` (10 ms polls), beside the localnet's own slot time. The service runs in this process with an internal key (no limits); the simulator is paused.
+ * (each build preceded by its own quote, untimed), and the submission's lifecycle: a built, signed SOL -> USDC swap
+ * sent through `POST /v1/swap` (a tipped bundle to the localnet's block engine) and through `POST /v1/send` (RPC),
+ * timed from the request to its `landed` and `processed` events on the key's `GET /v1/stream/tx` (the Geyser deshred
+ * signal; the localnet lands 100 ms before processed visibility, its CLI default), to the first poll of
+ * `GET /v1/tx/:signature` that answers `confirmed` (10 ms polls), and to the stream's `confirmed` event; and from the
+ * moment the localnet's ledger confirmed the transaction's slot (its own event: the localnet runs in this process)
+ * to that `confirmed` event, beside the same status's arrival at a bare Subscribe client of each transport in this
+ * process (the baseline). Each event's `source` is counted. The service runs in this process with an internal key
+ * (no limits); the simulator is paused.
  * Run: `npx tsc -p tsconfig.json && flock /tmp/bench.lock node dist/bench/swap-flow.bench.js [--builds 100] [--submits 20]`.
  */
 import { parseArgs } from 'node:util';
 import { VersionedTransaction } from '@solana/web3.js';
 import bs58 from 'bs58';
+import { createGeyserTransport } from '../engine/chain/geyser-factory.js';
+import { TxStageWatch } from '../engine/chain/tx-stage-watch.js';
 import { startLocalnet } from '../fixtures/localnet/start-localnet.js';
 import { startServiceUnderTest } from '../http/testing/service-under-test.js';
 import { openSse } from '../http/testing/sse-reader.js';
@@ -63,20 +69,57 @@ for (let i = 0; i < BUILDS; i++) {
   simulated.push((await timedBuild(true)).ms);
 }
 
-// The key's transaction stream: `landed` times per signature, stamped as they arrive.
-while (!sut.svc.txLanded?.watching) await new Promise((r) => setTimeout(r, 50));
+// The key's transaction stream: each event's arrival time per signature, with its source and slot.
+while (!sut.svc.txSignals?.watching) await new Promise((r) => setTimeout(r, 50));
 const stream = await openSse(`${sut.base}/v1/stream/tx`, { 'x-api-key': key });
-const landedAt = new Map<string, number>();
+interface Seen {
+  readonly at: number;
+  readonly slot: number;
+  readonly source: string;
+}
+const seen = new Map<string, Map<string, Seen>>();
 void (async () => {
   for (;;) {
     const e = await stream.next(3_600_000).catch(() => null);
     if (e === null) return;
-    if (e.event === 'landed') landedAt.set((e.data as { signature: string }).signature, performance.now());
+    if (e.event === 'ready') continue;
+    const d = e.data as { signature: string; slot: number; source: string };
+    let m = seen.get(d.signature);
+    if (!m) seen.set(d.signature, (m = new Map()));
+    m.set(e.event, { at: performance.now(), slot: d.slot, source: d.source });
   }
 })();
+// When each slot became confirmed on the chain: the ledger's own event (the localnet runs in this process).
+const chainConfirmedAt = new Map<bigint, number>();
+net.ledger.subscribe((ev) => {
+  if (ev.kind === 'slot' && ev.status === 1) chainConfirmedAt.set(ev.slot, performance.now());
+});
+// The baseline: the same slot statuses at a bare Subscribe client of each transport in this process.
+const rawConfirmedAt = { napi: new Map<number, number>(), 'grpc-js': new Map<number, number>() };
+const raw = (['napi', 'grpc-js'] as const).map((t) => {
+  const w = new TxStageWatch({
+    connect: () => createGeyserTransport(t, { url: net.grpcUrl }),
+    onTransaction: () => undefined,
+    onSlot: (slot, status) => void (status === 1 && rawConfirmedAt[t].set(slot, performance.now())),
+  });
+  w.start();
+  return w;
+});
+
+/** One submission's timings, ms: from the request to each event, and from the chain's confirmation of its slot to the `confirmed` event. */
+interface Timed {
+  readonly landed: number;
+  readonly processed: number;
+  readonly confirmed: number;
+  readonly confirmedEvent: number;
+  readonly chainToEvent: number;
+  readonly chainToNapi: number;
+  readonly chainToGrpcJs: number;
+  readonly sources: string;
+}
 
 /** Submit-to-landed and submit-to-confirmed through `path`, ms. */
-async function landed(path: '/v1/swap' | '/v1/send'): Promise<{ landed: number; confirmed: number }> {
+async function landed(path: '/v1/swap' | '/v1/send'): Promise<Timed> {
   const { body } = await timedBuild(false);
   const tx = VersionedTransaction.deserialize(Buffer.from(body.transaction as string, 'base64'));
   tx.sign([user.keypair]);
@@ -89,15 +132,30 @@ async function landed(path: '/v1/swap' | '/v1/send'): Promise<{ landed: number; 
     const s = (await (await fetch(`${sut.base}/v1/tx/${sig}`, { headers: { 'x-api-key': key } })).json()) as { status: string };
     if (s.status === 'confirmed' || s.status === 'finalized') {
       const confirmed = performance.now() - t0;
-      const at = landedAt.get(sig);
-      return { landed: at === undefined ? NaN : at - t0, confirmed };
+      // The stream's confirmed event may still be on its way (a poll every second before the Geyser stages).
+      for (let i = 0; i < 300 && !seen.get(sig)?.has('confirmed'); i++) await new Promise((r2) => setTimeout(r2, 10));
+      const m = seen.get(sig) ?? new Map<string, Seen>();
+      const at = (type: string): number => (m.has(type) ? m.get(type)!.at - t0 : NaN);
+      const c = m.get('confirmed');
+      const chainAt = c ? chainConfirmedAt.get(BigInt(c.slot)) : undefined;
+      const rawAt = (t: 'napi' | 'grpc-js'): number => (c && chainAt !== undefined && rawConfirmedAt[t].has(c.slot) ? rawConfirmedAt[t].get(c.slot)! - chainAt : NaN);
+      return {
+        landed: at('landed'),
+        processed: at('processed'),
+        confirmed,
+        confirmedEvent: at('confirmed'),
+        chainToEvent: c && chainAt !== undefined ? c.at - chainAt : NaN,
+        chainToNapi: rawAt('napi'),
+        chainToGrpcJs: rawAt('grpc-js'),
+        sources: ['landed', 'processed', 'confirmed'].map((t) => m.get(t)?.source ?? '-').join('/'),
+      };
     }
     if (s.status === 'failed') throw new Error(`${path}: ${sig} failed`);
     await new Promise((r2) => setTimeout(r2, 10));
   }
 }
-const viaBundle: { landed: number; confirmed: number }[] = [];
-const viaSend: { landed: number; confirmed: number }[] = [];
+const viaBundle: Timed[] = [];
+const viaSend: Timed[] = [];
 for (let i = 0; i < SUBMITS; i++) {
   viaBundle.push(await landed('/v1/swap'));
   viaSend.push(await landed('/v1/send'));
@@ -111,13 +169,26 @@ console.log('| step | p50 ms | p99 ms | max ms | samples |');
 console.log('|---|---:|---:|---:|---:|');
 console.log(`| POST /v1/swap/build | ${f(percentiles(plain))} |`);
 console.log(`| POST /v1/swap/build simulate=true | ${f(percentiles(simulated))} |`);
-const ok = (xs: { landed: number }[]): number[] => xs.map((x) => x.landed).filter((x) => !Number.isNaN(x));
-console.log(`| POST /v1/swap -> landed (bundle) | ${f(percentiles(ok(viaBundle)))} |`);
-console.log(`| POST /v1/send -> landed (RPC) | ${f(percentiles(ok(viaSend)))} |`);
-console.log(`| POST /v1/swap -> confirmed (bundle) | ${f(percentiles(viaBundle.map((x) => x.confirmed)))} |`);
-console.log(`| POST /v1/send -> confirmed (RPC) | ${f(percentiles(viaSend.map((x) => x.confirmed)))} |`);
+const ok = (xs: Timed[], k: keyof Omit<Timed, 'sources'>): number[] => xs.map((x) => x[k]).filter((x) => !Number.isNaN(x));
+console.log(`| POST /v1/swap -> landed (bundle) | ${f(percentiles(ok(viaBundle, 'landed')))} |`);
+console.log(`| POST /v1/send -> landed (RPC) | ${f(percentiles(ok(viaSend, 'landed')))} |`);
+console.log(`| POST /v1/swap -> processed event (bundle) | ${f(percentiles(ok(viaBundle, 'processed')))} |`);
+console.log(`| POST /v1/send -> processed event (RPC) | ${f(percentiles(ok(viaSend, 'processed')))} |`);
+console.log(`| POST /v1/swap -> confirmed (bundle, GET /v1/tx) | ${f(percentiles(ok(viaBundle, 'confirmed')))} |`);
+console.log(`| POST /v1/send -> confirmed (RPC, GET /v1/tx) | ${f(percentiles(ok(viaSend, 'confirmed')))} |`);
+console.log(`| POST /v1/swap -> confirmed event (bundle) | ${f(percentiles(ok(viaBundle, 'confirmedEvent')))} |`);
+console.log(`| POST /v1/send -> confirmed event (RPC) | ${f(percentiles(ok(viaSend, 'confirmedEvent')))} |`);
+console.log(`| slot confirmed on chain -> confirmed event | ${f(percentiles(ok([...viaBundle, ...viaSend], 'chainToEvent')))} |`);
+console.log(`| baseline: slot confirmed on chain -> its status at a bare Subscribe client, napi | ${f(percentiles(ok([...viaBundle, ...viaSend], 'chainToNapi')))} |`);
+console.log(`| baseline: slot confirmed on chain -> its status at a bare Subscribe client, grpc-js | ${f(percentiles(ok([...viaBundle, ...viaSend], 'chainToGrpcJs')))} |`);
+const overService = [...viaBundle, ...viaSend].map((x) => x.chainToEvent - x.chainToNapi).filter((x) => !Number.isNaN(x));
+console.log(`| the status at the bare napi client -> the confirmed event (per submission) | ${f(percentiles(overService))} |`);
 console.log(`submissions without a landed event: ${missed}`);
+const sources = new Map<string, number>();
+for (const x of [...viaBundle, ...viaSend]) sources.set(x.sources, (sources.get(x.sources) ?? 0) + 1);
+console.log(`sources of landed/processed/confirmed: ${[...sources].map(([k, n]) => `${k} x${n}`).join(', ')}`);
 stream.close();
+raw.forEach((w) => w.close());
 await sut.stop();
 await net.stop();
 process.exit(0);

@@ -128,8 +128,9 @@ for (const transport of ['napi', 'grpc-js'] as const) {
 
     test('the service reconnects and reflects updates made while it was disconnected', async () => {
       const before = await getPrice(base, 'SOL');
-      // Two streams: ingest's Subscribe and the transaction tracker's SubscribeDeshred (the landed signal).
-      await eventually(async () => assert.equal(net.geyser.streamCount, 2, 'the service is streaming'));
+      // Three streams: ingest's Subscribe, and the transaction tracker's SubscribeDeshred (the landed signal) and
+      // Subscribe (the later stages of its own submissions).
+      await eventually(async () => assert.equal(net.geyser.streamCount, 3, 'the service is streaming'));
       net.geyser.refuseStreams(1500);
       assert.ok(net.geyser.dropStreams() >= 1, 'a stream was live');
       // While the service is cut off, move every SOL/USD pool.
@@ -153,7 +154,7 @@ for (const transport of ['napi', 'grpc-js'] as const) {
         assert.ok(close(p.bestAsk, sol.ask));
       }, 15_000);
       await eventually(async () => assert.ok(Number(svc.ingest.stats().reconnects ?? 0) >= 1, JSON.stringify(svc.ingest.stats())), 3000);
-      await eventually(async () => assert.equal(net.geyser.streamCount, 2, 'streaming again'));
+      await eventually(async () => assert.equal(net.geyser.streamCount, 3, 'streaming again'));
     });
   });
 }

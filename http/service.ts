@@ -19,8 +19,10 @@ import { BlockhashCache } from '../engine/tx/blockhash-cache.js';
 import { Rebroadcaster } from '../engine/tx/rebroadcaster.js';
 import { TxTracker } from '../engine/tx/tx-tracker.js';
 import { TxTrackingService } from '../engine/services/tx-tracking-service.js';
-import { LandedSignals } from '../engine/services/landed-signals.js';
+import { GeyserSignals } from '../engine/services/geyser-signals.js';
 import { DeshredWatch } from '../engine/chain/deshred-watch.js';
+import { TxStageWatch } from '../engine/chain/tx-stage-watch.js';
+import { createGeyserTransport } from '../engine/chain/geyser-factory.js';
 import { createDeshredClient } from '../engine/chain/geyser-deshred.js';
 import { RpcClient } from '../engine/chain/rpc-client.js';
 import { QuoteStreams } from '../engine/services/quote-stream.js';
@@ -76,8 +78,8 @@ export interface RunningService {
   readonly quoteStore: QuoteStore;
   /** The quote streams (tests read their counters: an idle stream does no route work). */
   readonly quoteStreams: QuoteStreams;
-  /** The landed source of the transaction tracker (null without a Geyser endpoint; tests wait for its stream). */
-  readonly txLanded: LandedSignals | null;
+  /** The Geyser sources of the transaction tracker (null without a Geyser endpoint; tests wait for their streams). */
+  readonly txSignals: GeyserSignals | null;
   /** Resolves when the startup snapshot is loaded. */
   readonly ready: Promise<void>;
   close(): Promise<void>;
@@ -211,21 +213,19 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
   const sendRpc = new RpcClient(cfg.rpcUrl, { retries: 0, timeoutMs: 5000 });
   const rebroadcaster = new Rebroadcaster(sendRpc);
   const tracker = new TxTracker(new RpcClient(cfg.rpcUrl, { retries: 0, timeoutMs: 5000 }));
-  // The `landed` signal of the service's own submissions: a deshred stream on this thread (why here, not in the
-  // ingest worker: engine/services/landed-signals.ts), filtered by their fee payers; started once the service is up.
+  // The Geyser events of the service's own submissions: a deshred stream (`landed`) and a Subscribe stream
+  // (processed, confirmed, finalized, failed) on this thread (why here, not in the ingest worker:
+  // engine/services/geyser-signals.ts), filtered by their fee payers; started once the service is up.
   const geyserEndpoint = { url: cfg.geyserUrl, ...(cfg.geyserXToken ? { xToken: cfg.geyserXToken } : {}) };
-  const landed = cfg.geyserUrl
-    ? new LandedSignals(
+  const watchLog = (level: 'debug' | 'info' | 'warn', msg: string, ctx?: Record<string, unknown>): void => log[level](msg, { thread: 'main', ...ctx });
+  const geyserSignals = cfg.geyserUrl
+    ? new GeyserSignals(
         tracker,
-        (onTransaction) =>
-          new DeshredWatch({
-            connect: () => createDeshredClient(cfg.geyserTransport, geyserEndpoint),
-            onTransaction,
-            log: (level, msg, ctx) => log[level](msg, { thread: 'main', ...ctx }),
-          }),
+        (onTransaction) => new DeshredWatch({ connect: () => createDeshredClient(cfg.geyserTransport, geyserEndpoint), onTransaction, log: watchLog }),
+        (h) => new TxStageWatch({ connect: () => createGeyserTransport(cfg.geyserTransport, geyserEndpoint), ...h, log: watchLog }),
       )
     : null;
-  const txTracking = new TxTrackingService(tracker, landed);
+  const txTracking = new TxTrackingService(tracker, geyserSignals);
   const expectLanded = (signature: string, feePayer: string): Promise<void> => txTracking.expect(signature, feePayer);
   log.info('attestation key', { publicKey: attestation.publicKey.publicKey, source: attestation.source });
   const swapSubmit = openSwapSubmit(cfg, sendRpc, expectLanded);
@@ -268,7 +268,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
   });
   const admin = await startAdminServer({ keys, token: loadAdminToken(cfg.dataDir, cfg.adminToken), host: cfg.adminHost, port: cfg.adminPort });
   writeAdminEndpoint(cfg.dataDir, { url: admin.url, pid: process.pid });
-  landed?.start();
+  geyserSignals?.start();
   log.info('listening', {
     port: server.port,
     admin: admin.url,
@@ -289,7 +289,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     adminUrl: admin.url,
     quoteStore,
     quoteStreams,
-    txLanded: landed,
+    txSignals: geyserSignals,
     ready,
     flushUsage: async () => {
       await usage.flush();
@@ -302,7 +302,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     async close(): Promise<void> {
       await server.close();
       rebroadcaster.close();
-      landed?.close();
+      geyserSignals?.close();
       tracker.close();
       blockhashes.close();
       quoteStreams.close();

@@ -2,7 +2,7 @@
  * Issue 14's user story through HTTP only, on the localnet with the simulator paused: a wallet quotes, builds, checks
  * the attestation with the published key as a client would, signs, submits (`POST /v1/swap`: a tipped bundle to the
  * localnet's block engine; or `POST /v1/send`), watches its transaction on `GET /v1/stream/tx` (landed from the
- * Geyser deshred stream, then processed, confirmed, finalized), `GET /v1/tx` agrees, and the wallet receives exactly the quoted `outAmount`: a direct
+ * Geyser deshred stream, then processed, confirmed, finalized from the Geyser Subscribe stream), `GET /v1/tx` agrees, and the wallet receives exactly the quoted `outAmount`: a direct
  * route, a 2-hop route, ExactOut, and through /v1/send. A transaction whose minimum out is violated (the pool moved
  * after the build; sent with skipPreflight, as a wallet may) fails on chain with the program's slippage error and
  * shows `failed` on the stream and the status route.
@@ -92,6 +92,8 @@ async function submitAndWatch(f: Flow, path: '/v1/swap' | '/v1/send', outAccount
   // Landed comes from the deshred stream, or, when a loaded stream delivers it after the first poll saw the
   // transaction processed, from that poll (the tracker keeps the order; http/tx-stream.int.test.ts holds the geyser path).
   assert.ok(['geyser', 'poll'].includes((events.get(f.signature)![0]!.data as { source: string }).source));
+  // The later stages come from the Geyser Subscribe stream (polling only fills in for a stream that is down or late).
+  assert.deepEqual(events.get(f.signature)!.slice(1).map((e) => (e.data as { source: string }).source), ['geyser', 'geyser', 'geyser']);
   const status = (await (await fetch(`${sut.base}/v1/tx/${f.signature}`, { headers: KEY })).json()) as { status: string; error: string | null };
   assert.deepEqual([status.status, status.error], ['finalized', null]);
   return (await wallet.balance(outAccount)) - before;

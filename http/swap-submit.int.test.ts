@@ -27,9 +27,9 @@ before(async () => {
   user = await TestWallet.funded(net.rpcUrl, LAMPORTS_PER_SOL);
   sut = await startServiceUnderTest({ BLOCK_ENGINE_URL: net.blockEngineUrl, TIP_PAYER_SECRET_KEY: bs58.encode(tip.keypair.secretKey) }, net);
   plain = await startServiceUnderTest({}, net);
-  // The landed signal before processed (0 in process by default), and the deshred stream open before any submit.
+  // The landed signal before processed (0 in process by default), and the geyser streams open before any submit.
   net.ledger.landingDelayMs = 400;
-  await eventually(() => assert.ok(sut.svc.txLanded?.watching, 'deshred stream open'));
+  await eventually(() => assert.ok(sut.svc.txSignals?.watching, 'geyser streams open'));
 });
 after(async () => {
   await plain?.stop();

@@ -1,8 +1,9 @@
 /**
  * The transaction lifecycle on the real service over the localnet, through HTTP only: `POST /v1/send` of a signed
  * transfer, then `GET /v1/stream/tx` (without `signatures=`: what the key submitted) shows `landed` (from the Geyser
- * deshred stream, `source: 'geyser'`; the localnet lands it 150 ms before it is processed), `processed`,
- * `confirmed`, `finalized` in that order with the spec's payload, and `GET /v1/tx/:signature` agrees; a stream listing a
+ * deshred stream; the localnet lands it 400 ms before it is processed), `processed`, `confirmed`, `finalized` (from
+ * the Geyser Subscribe stream) in that order with the spec's payload, every one `source: 'geyser'`, and
+ * `GET /v1/tx/:signature` agrees; a stream listing a
  * signature sent straight to the node (not through the service) gets its history replayed and its later events; a
  * transaction that fails on chain ends `failed`; bad lists are 400 before any stream opens.
  */
@@ -26,7 +27,7 @@ before(async () => {
   // 400 ms between the landed signal and processed visibility: room for a loaded deshred stream to deliver landed
   // before the first status poll can see the transaction processed (then landed would be implied by the poll).
   sut.net.ledger.landingDelayMs = 400;
-  await eventually(() => assert.ok(sut.svc.txLanded?.watching, 'deshred stream open'));
+  await eventually(() => assert.ok(sut.svc.txSignals?.watching, 'geyser streams open'));
   conn = new Connection(sut.net.rpcUrl, 'confirmed');
   const sig = await conn.requestAirdrop(payer.publicKey, 5 * LAMPORTS_PER_SOL);
   for (let i = 0; i < 200; i++) {
@@ -84,7 +85,7 @@ test('a transaction sent through the service: its key\'s stream shows landed (ge
   assert.deepEqual(await res.json(), { status: 'sent', signature: t.signature });
   const evs = await eventsOf(s, t.signature, ['finalized', 'failed']);
   assert.deepEqual(evs.map((e) => e.event), ['landed', 'processed', 'confirmed', 'finalized']);
-  assert.equal((evs[0]!.data as { source: string }).source, 'geyser');
+  assert.deepEqual(evs.map((e) => (e.data as { source: string }).source), ['geyser', 'geyser', 'geyser', 'geyser'], 'every stage from the Geyser streams');
   assert.equal((evs[1]!.data as { slot: number }).slot, (evs[0]!.data as { slot: number }).slot, 'landed in the slot it was processed in');
   for (const e of evs) {
     const d = e.data as Record<string, unknown>;
@@ -110,6 +111,7 @@ test('signatures=: a transaction sent straight to the node is followed, its past
   assert.deepEqual((ready.data as { signatures: string[] }).signatures, [t.signature, bad.signature]);
   const good = await eventsOf(s, t.signature, ['finalized']);
   assert.deepEqual(good.map((e) => e.event), ['processed', 'confirmed', 'finalized']);
+  assert.deepEqual(good.map((e) => (e.data as { source: string }).source), ['poll', 'poll', 'poll'], 'not a submission of the service: polled');
   // A second stream on the same, now finished, signature gets its whole history at once.
   const late = await stream(`?signatures=${t.signature}`);
   assert.deepEqual((await eventsOf(late, t.signature, ['finalized'])).map((e) => e.event), ['processed', 'confirmed', 'finalized']);

@@ -2,13 +2,13 @@
  * Transaction tracking as the shell sees it (`GET /v1/stream/tx`, and `POST /v1/send` / `POST /v1/swap` registering
  * what they submitted): the tracker (`engine/tx/tx-tracker.ts`) plus which key submitted which signature, so that a
  * stream without `signatures=` carries every transaction its key submitted. Bounded: 100,000 remembered submissions.
- * With a landed source (`landed-signals.ts`), the send and swap services call `expect` with the fee payer before
- * they submit, so the Geyser `landed` signal is seen; it may then come before `submitted`, which hands what the
- * signature already went through to its key's open streams.
+ * With the Geyser sources (`geyser-signals.ts`), the send and swap services call `expect` with the fee payer before
+ * they submit, so the Geyser events (`landed`, then the stages) are seen; they may then come before `submitted`,
+ * which hands what the signature already went through to its key's open streams.
  */
 import { LRUCache } from 'lru-cache';
 import type { TxEvent, TxTracker } from '../tx/tx-tracker.js';
-import type { LandedSignals } from './landed-signals.js';
+import type { GeyserSignals } from './geyser-signals.js';
 
 /** Most signatures one `GET /v1/stream/tx` connection may list. */
 export const MAX_STREAM_SIGNATURES = 100;
@@ -24,15 +24,15 @@ export class TxTrackingService {
 
   constructor(
     private readonly tracker: TxTracker,
-    private readonly landed: Pick<LandedSignals, 'expect'> | null = null,
+    private readonly geyser: Pick<GeyserSignals, 'expect'> | null = null,
   ) {}
 
   /**
    * `signature`, paid by `feePayer`, is about to be submitted (the send and swap services call it first): its Geyser
-   * `landed` signal is watched for. Resolves when the watch is in place (bounded; at once without a landed source).
+   * events are watched for. Resolves when the watches are in place (bounded; at once without Geyser sources).
    */
   expect(signature: string, feePayer: string): Promise<void> {
-    return this.landed?.expect(signature, feePayer) ?? Promise.resolve();
+    return this.geyser?.expect(signature, feePayer) ?? Promise.resolve();
   }
 
   /** A transaction the key submitted through the service: followed, and owned by the key for its streams. */

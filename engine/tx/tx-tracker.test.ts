@@ -81,3 +81,70 @@ test('a submission of the service starts with landed even when a poll sees it pr
   assert.equal(got.length, 3);
   t.close();
 });
+
+test('with a live stage stream, own submissions are polled late and slowly, and a poll\'s news waits 1 s for the stream', async () => {
+  const n = node();
+  const clock = { ms: 0 };
+  const t = new TxTracker(n.rpc, { roundMs: 3_600_000, now: () => clock.ms });
+  let live = true;
+  t.attachStream(() => live);
+  const got: TxEvent[] = [];
+  t.subscribe((e) => got.push(`${e.signature}:${e.type}:${e.source}` as never));
+  t.follow('own', true);
+  t.follow('other');
+  n.status.set('own', { slot: 7, err: null, confirmationStatus: 'processed', confirmations: 0 });
+  n.status.set('other', { slot: 7, err: null, confirmationStatus: 'finalized', confirmations: null });
+  await t.round();
+  assert.deepEqual(n.calls, [1], 'only the other signature is polled at once');
+  assert.deepEqual(got.splice(0), ['other:processed:poll', 'other:confirmed:poll', 'other:finalized:poll']);
+  got.push('start' as never);
+  clock.ms = 2000;
+  await t.round();
+  assert.deepEqual(n.calls, [1, 1], 'the own submission\'s first poll after 2 s');
+  assert.deepEqual(got.length, 1, 'its news is held for the stream');
+  // The stream reports it within the grace: the poll's news is dropped.
+  t.observe({ type: 'processed', signature: 'own', slot: 7, source: 'geyser', err: null });
+  n.status.set('own', { slot: 7, err: null, confirmationStatus: 'confirmed', confirmations: 1 });
+  clock.ms = 3000;
+  await t.round();
+  assert.deepEqual(got.slice(1), ['own:landed:geyser', 'own:processed:geyser']);
+  clock.ms = 6000;
+  await t.round();
+  assert.equal(n.calls.length, 3, 'the next poll 4 s after the last');
+  // The stream is late by more than the grace: the poll reports it.
+  clock.ms = 6999;
+  await t.round();
+  assert.equal(got.length, 3);
+  clock.ms = 7000;
+  await t.round();
+  assert.deepEqual(got.slice(3), ['own:confirmed:poll']);
+  assert.equal(t.stats.late, 1);
+  // The stream goes down: the normal pace (the third poll: 500 ms after the last) and no hold.
+  live = false;
+  n.status.set('own', { slot: 7, err: null, confirmationStatus: 'finalized', confirmations: null });
+  clock.ms = 7000 + 500;
+  await t.round();
+  assert.deepEqual(got.slice(4), ['own:finalized:poll']);
+  t.close();
+});
+
+test('pollSoon: a submission whose slot the stream lost is polled at once and its news reported at once', async () => {
+  const n = node();
+  const clock = { ms: 0 };
+  const t = new TxTracker(n.rpc, { roundMs: 3_600_000, now: () => clock.ms });
+  t.attachStream(() => true);
+  const got: string[] = [];
+  t.subscribe((e) => got.push(`${e.type}:${e.source}`));
+  t.observe({ type: 'landed', signature: 'own', slot: 3, source: 'geyser', err: null });
+  t.observe({ type: 'processed', signature: 'own', slot: 3, source: 'geyser', err: null });
+  t.follow('own', true);
+  await t.round();
+  assert.deepEqual(n.calls, []);
+  t.pollSoon('own');
+  n.status.set('own', { slot: 4, err: null, confirmationStatus: 'confirmed', confirmations: 1 });
+  await t.round();
+  assert.deepEqual(n.calls, [1]);
+  assert.deepEqual(got, ['landed:geyser', 'processed:geyser', 'confirmed:poll']);
+  t.pollSoon('unknown');
+  t.close();
+});
