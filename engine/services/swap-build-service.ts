@@ -13,7 +13,6 @@
  * before the id is taken, so such a refusal leaves the quote buildable; from the take on, the id is spent whatever
  * follows (a drift refusal, a failed read), and the client re-quotes.
  */
-import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
 import type { QuoteResult, SwapMode } from '../adapters/types.js';
 import { isEngineError } from '../errors.js';
@@ -24,9 +23,8 @@ import { messageHash } from '../tx/attestation-signer.js';
 import type { BlockhashCache } from '../tx/blockhash-cache.js';
 import { chainQuotes, chainTotals, legAmounts, type LegQuoter } from '../tx/leg-amounts.js';
 import { associatedTokenAddress, MAX_COMPUTE_UNIT_LIMIT } from '../tx/spl-instructions.js';
-import { MIN_COVERED_PER_TABLE } from '../tx/lookup-table-select.js';
-import { buildSwapTransaction, runtimeDefaultUnits, swapInstructions, type BuiltLeg, type LookupTableRef, type SwapTransaction, type SwapTransactionInput } from '../tx/swap-transaction.js';
-import type { LookupTableManager } from './lookup-table-manager.js';
+import { buildSwapTransaction, runtimeDefaultUnits, type BuiltLeg, type LookupTableRef, type SwapTransaction, type SwapTransactionInput } from '../tx/swap-transaction.js';
+import { fitSwapTransaction, tableCandidates, type SwapBuildTables } from './swap-build-fit.js';
 import { readLegState, type LegState, type StoredHop, type SwapBuildRpc } from './swap-leg-state.js';
 
 /** Compute units asked without a simulation: a base for the budget, ATA and wrap instructions, plus each leg. */
@@ -92,12 +90,11 @@ export interface SwapBuildDeps {
   readonly blockhash: Pick<BlockhashCache, 'current'>;
   readonly signer: AttestationSigner;
   /** The service's lookup tables; null: none (a route over one packet is TX_TOO_LARGE, tables unavailable). */
-  readonly lookupTables?: Pick<LookupTableManager, 'load' | 'select' | 'create'> | null;
+  readonly lookupTables?: SwapBuildTables | null;
   readonly now?: () => number;
 }
 
-/** A user no build is for (a hash, no one's key): the accounts that do not depend on the user are those both users' legs name. */
-const PROBE_USER = bs58.encode(createHash('sha256').update('svc-swap-build lookup table probe user').digest());
+
 
 const refuse = (code: SwapBuildRefusal['code'], message: string, more: Omit<SwapBuildRefusal, 'ok' | 'code' | 'message'> = {}): SwapBuildRefusal => ({ ok: false, code, message, ...more });
 
@@ -205,7 +202,15 @@ export class SwapBuildService {
     });
     let tables: LookupTableRef[] = [];
     const assemble = (units: number | null): SwapTransaction => buildSwapTransaction(input(units, tables));
-    const fitted = await this.fit(assemble, hops.length, Boolean(req.computeUnitPriceMicroLamports), (t) => (tables = t), () => this.tableCandidates(legs, built, mode, amounts, input(null, [])));
+    const fitted = await fitSwapTransaction({
+      assemble,
+      hops: hops.length,
+      units: Math.min(MAX_COMPUTE_UNIT_LIMIT, BASE_COMPUTE_UNITS + COMPUTE_UNITS_PER_LEG * legs.length),
+      priced: Boolean(req.computeUnitPriceMicroLamports),
+      useTables: (t) => (tables = t),
+      candidates: () => tableCandidates(legs, built, mode, amounts, input(null, [])),
+      tables: this.deps.lookupTables ?? null,
+    });
     if (!fitted.ok) return fitted;
     let { units, tx } = fitted;
     if (req.simulate) {
@@ -247,87 +252,6 @@ export class SwapBuildService {
         attestation,
       },
     };
-  }
-
-  /**
-   * The transaction in one packet, in this order of preference: without tables (with the unit limit, then, without
-   * a priority fee, without it: the runtime's default covers a swap and the 40-odd bytes let routes just over the
-   * packet through), then against the service's tables, then against them plus a table made now for the accounts
-   * they do not cover. TX_TOO_LARGE when none fits, or when tables are needed and the wallet cannot pay for one
-   * (`details` says which); 503 when the node failed the table's creation.
-   */
-  private async fit(
-    assemble: (units: number | null) => SwapTransaction,
-    hops: number,
-    priced: boolean,
-    useTables: (t: LookupTableRef[]) => void,
-    candidates: () => string[],
-  ): Promise<{ ok: true; units: number | null; tx: SwapTransaction } | SwapBuildRefusal> {
-    const attempt = (): { units: number | null; tx: SwapTransaction } => {
-      const units = Math.min(MAX_COMPUTE_UNIT_LIMIT, BASE_COMPUTE_UNITS + COMPUTE_UNITS_PER_LEG * hops);
-      const tx = assemble(units);
-      if (!tx.tooLarge || priced) return { units, tx };
-      return { units: null, tx: assemble(null) };
-    };
-    const plain = attempt();
-    if (!plain.tx.tooLarge) return { ok: true, ...plain };
-    const size = `${plain.tx.bytes} bytes for ${hops} hop(s)`;
-    const manager = this.deps.lookupTables;
-    if (!manager) return refuse('TX_TOO_LARGE', 'The swap transaction exceeds 1232 bytes', { details: `${size}; address lookup tables are unavailable (no table wallet)` });
-    await manager.load();
-    const accounts = candidates();
-    let chosen = manager.select(accounts);
-    useTables(chosen.tables);
-    let withTables = attempt();
-    if (withTables.tx.tooLarge && chosen.uncovered.length >= MIN_COVERED_PER_TABLE) {
-      const made = await manager.create(chosen.uncovered);
-      if (!made.ok && made.reason === 'unfunded') {
-        return refuse('TX_TOO_LARGE', 'The swap transaction exceeds 1232 bytes', { details: `${size}; address lookup tables are unavailable: ${made.message}` });
-      }
-      if (!made.ok) return refuse('SERVICE_UNAVAILABLE', 'The address lookup table the route needs could not be created', { details: made.message });
-      chosen = manager.select(accounts);
-      useTables(chosen.tables);
-      withTables = attempt();
-    }
-    if (withTables.tx.tooLarge) {
-      return refuse('TX_TOO_LARGE', 'The swap transaction exceeds 1232 bytes', {
-        details: `${size}; ${withTables.tx.bytes} bytes with ${chosen.tables.length} address lookup table(s) covering ${accounts.length - chosen.uncovered.length} of its ${accounts.length} route accounts`,
-      });
-    }
-    return { ok: true, ...withTables };
-  }
-
-  /**
-   * The accounts a lookup table may hold for this route: those the legs' instructions name whatever the user (the
-   * same legs built for another user name them too: programs' accounts, pools, vaults, configs, mints, token
-   * programs, sysvars), never a signer, the user, an account derived from the user, or a program the transaction
-   * invokes (those must stay static).
-   */
-  private tableCandidates(legs: readonly LegState[], built: readonly BuiltLeg[], mode: SwapMode, amounts: ReturnType<typeof legAmounts>, whole: SwapTransactionInput): string[] {
-    const invoked = new Set(swapInstructions(whole).instructions.map((ix) => ix.programId));
-    const out: string[] = [];
-    const seen = new Set<string>();
-    legs.forEach((l, i) => {
-      const programOf = (mint: string): string => l.tokenPrograms.get(mint)!;
-      const probe = l.adapter.swapInstruction({
-        pool: l.pool,
-        accounts: l.accounts,
-        user: PROBE_USER,
-        userSourceTokenAccount: associatedTokenAddress(PROBE_USER, l.hop.inputMint, programOf(l.hop.inputMint)),
-        userDestinationTokenAccount: associatedTokenAddress(PROBE_USER, l.hop.outputMint, programOf(l.hop.outputMint)),
-        aToB: l.aToB,
-        mode,
-        amount: amounts[i]!.amount,
-        otherAmountThreshold: amounts[i]!.otherAmountThreshold,
-      });
-      const independent = new Set(probe.keys.filter((k) => !k.isSigner).map((k) => k.pubkey));
-      for (const k of built[i]!.instruction.keys) {
-        if (k.isSigner || k.pubkey === whole.user || invoked.has(k.pubkey) || !independent.has(k.pubkey) || seen.has(k.pubkey)) continue;
-        seen.add(k.pubkey);
-        out.push(k.pubkey);
-      }
-    });
-    return out;
   }
 
   /**
