@@ -94,8 +94,6 @@ export interface SwapBuildDeps {
   readonly now?: () => number;
 }
 
-
-
 const refuse = (code: SwapBuildRefusal['code'], message: string, more: Omit<SwapBuildRefusal, 'ok' | 'code' | 'message'> = {}): SwapBuildRefusal => ({ ok: false, code, message, ...more });
 
 const INACTIVE: QuoteResult = { status: 'INACTIVE', inAmount: 0n, outAmount: 0n, feeAmount: 0n, feeOnInput: true };
