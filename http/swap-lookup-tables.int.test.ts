@@ -3,7 +3,7 @@
  * fit one packet (CPMM then PumpSwap) is built against a table the service makes for the route's accounts with its
  * table wallet (the tip wallet), attested over the message with its lookups, signed by the user, sent through
  * `POST /v1/send`; the wallet receives exactly the quoted outAmount. A second build over the same pools reuses the
- * table; concurrent builds of a fresh service make one table; a restarted service finds its tables on chain and
+ * table (and lands as a bundle through `POST /v1/swap`, the localnet's block engine resolving the lookups); concurrent builds of a fresh service make one table; a restarted service finds its tables on chain and
  * makes none.
  */
 import assert from 'node:assert/strict';
@@ -36,7 +36,7 @@ async function post(s: ServiceUnderTest, path: string, body: unknown): Promise<{
 }
 
 async function start(tableKey: Keypair): Promise<ServiceUnderTest> {
-  const s = await startServiceUnderTest({ TIP_PAYER_SECRET_KEY: bs58.encode(tableKey.secretKey), RATE_QUOTA_SCALE: '100' }, net);
+  const s = await startServiceUnderTest({ BLOCK_ENGINE_URL: net.blockEngineUrl, TIP_PAYER_SECRET_KEY: bs58.encode(tableKey.secretKey), RATE_QUOTA_SCALE: '100' }, net);
   await eventually(async () => {
     const r = await post(s, '/v1/swap/build', { quoteId: `q_${'0'.repeat(32)}`, userPublicKey: wallet.address });
     assert.equal(r.status, 404, 'the build holds a blockhash');
@@ -116,17 +116,21 @@ test('a route over one packet: built against a new table, attested, sent through
   assert.ok((landed?.meta?.loadedAddresses?.writable.length ?? 0) + (landed?.meta?.loadedAddresses?.readonly.length ?? 0) > 0, 'accounts were loaded from the table');
 });
 
-test('a second build over the same pools reuses the table (no new one)', async () => {
+test('a second build over the same pools reuses the table (no new one); submitted as a bundle through /v1/swap', async () => {
   const [table] = await tablesOf(tableWallet.address);
-  const b = await build(sut, (await quote(sut)).quoteId);
+  const q = await quote(sut);
+  const b = await build(sut, q.quoteId);
   assert.deepEqual(lookupsOf(b), [table!.address]);
   assert.equal((await tablesOf(tableWallet.address)).length, 1);
+  assert.ok(verifySwapAttestation(b, { pinnedPublicKey: pinned, userPublicKey: wallet.address, inputMint: WSOL_MINT, outputMint: mint }));
   const tx = VersionedTransaction.deserialize(Buffer.from(b.transaction, 'base64'));
   tx.sign([wallet.keypair]);
   const ata = await wallet.tokenAccountOf(mint);
   const before = await wallet.balance(ata);
-  await wallet.confirmed(await wallet.conn.sendRawTransaction(tx.serialize()));
-  assert.equal((await wallet.balance(ata)) - before, BigInt(b.outAmount as string));
+  const r = await post(sut, '/v1/swap', { transaction: Buffer.from(tx.serialize()).toString('base64') });
+  assert.deepEqual([r.status, r.body.status], [200, 'submitted'], JSON.stringify(r.body));
+  await wallet.confirmed(r.body.signature as string);
+  assert.equal((await wallet.balance(ata)) - before, BigInt(q.outAmount as string));
 });
 
 test('a restarted service finds its tables on chain and makes none', async () => {
