@@ -3,8 +3,8 @@
  * fit one packet (CPMM then PumpSwap) is built against a table the service makes for the route's accounts with its
  * table wallet (the tip wallet), attested over the message with its lookups, signed by the user, sent through
  * `POST /v1/send`; the wallet receives exactly the quoted outAmount. A second build over the same pools reuses the
- * table (and lands as a bundle through `POST /v1/swap`, the localnet's block engine resolving the lookups); concurrent builds of a fresh service make one table; a restarted service finds its tables on chain and
- * makes none.
+ * table and lands as a bundle through `POST /v1/swap` (the localnet's block engine resolving the lookups);
+ * concurrent builds of a fresh service make one table; a restarted service finds its tables on chain and makes none.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
