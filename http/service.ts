@@ -15,6 +15,7 @@ import { SwapSubmitService } from '../engine/services/swap-submit-service.js';
 import { BundleClient } from '../engine/tx/bundle-client.js';
 import { loadTipPayerKey } from '../engine/tx/tip-payer-key.js';
 import { SwapBuildService } from '../engine/services/swap-build-service.js';
+import { LookupTableManager } from '../engine/services/lookup-table-manager.js';
 import { BlockhashCache } from '../engine/tx/blockhash-cache.js';
 import { Rebroadcaster } from '../engine/tx/rebroadcaster.js';
 import { TxTracker } from '../engine/tx/tx-tracker.js';
@@ -236,7 +237,16 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     { onError: (e) => log.debug('getLatestBlockhash failed', { err: e }) },
   );
   blockhashes.start();
-  const swapBuild = new SwapBuildService({ store: quoteStore, rpc: buildRpc, blockhash: blockhashes, signer: attestation.signer });
+  // Address lookup tables for routes over one packet, owned and paid by the tip wallet (engine/tx/README.md, "Size").
+  const tableWallet = loadTipPayerKey(cfg.dataDir, cfg.tipPayerSecretKey).keypair;
+  const lookupTables = new LookupTableManager({
+    rpc: buildRpc,
+    wallet: tableWallet,
+    blockhash: () => blockhashes.current()?.blockhash ?? null,
+    log: (level, msg, ctx) => log[level](msg, { thread: 'main', ...ctx }),
+  });
+  void lookupTables.load();
+  const swapBuild = new SwapBuildService({ store: quoteStore, rpc: buildRpc, blockhash: blockhashes, signer: attestation.signer, lookupTables });
   const server = await createServer({
     priceService,
     port: cfg.port,

@@ -6,7 +6,8 @@
  * (unwrapped), `wrapAndUnwrapSol=false`, SOL in the middle of a route paid and taken in different forms. A quote id
  * builds once (404 after; 404 unknown); a pool moved beyond `maxDriftBps` between quote and build answers 409
  * QUOTE_MOVED with the four fields, a small move builds on the fresh state; `simulate=true` sizes the compute unit
- * limit from the simulation, or answers SIMULATION_FAILED; a route over the packet is TX_TOO_LARGE.
+ * limit from the simulation, or answers SIMULATION_FAILED; a route over the packet, with no funded table wallet, is
+ * TX_TOO_LARGE.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -34,7 +35,8 @@ const EVERY_DEX: readonly (readonly [symbol: string, dexes: readonly string[]])[
   // A Token-2022 mint bought with native SOL: the curve takes lamports, nothing is wrapped.
   ['PMID', ['pumpfun']],
 ];
-/** A route whose accounts do not fit one packet without address lookup tables (CPMM then PumpSwap's 20-odd). */
+/** A route whose accounts do not fit one packet without address lookup tables (CPMM then PumpSwap's 20-odd); this
+ * file's service has an unfunded table wallet. */
 const TOO_LARGE: readonly [symbol: string, dexes: readonly string[]] = ['DOGFROCAT', ['raydium-cpmm', 'pumpswap']];
 
 interface QuoteBody {
@@ -251,7 +253,7 @@ test('every DEX adapter\'s leg in a built transaction: exactly the quoted outAmo
   }
 });
 
-test('a route too large for one packet without lookup tables: 400 TX_TOO_LARGE with its size', async () => {
+test('a route too large for one packet while the table wallet is unfunded: 400 TX_TOO_LARGE with its size (tables: swap-lookup-tables.int.test.ts)', async () => {
   const [symbol, dexes] = TOO_LARGE;
   const mint = sut.net.universe.tokens.find((x) => x.symbol === symbol)!.mint;
   const q = await quote({ inputMint: 'SOL', outputMint: mint, amount: '100000000', maxHops: 2, slippageBps: 500 });
@@ -260,6 +262,7 @@ test('a route too large for one packet without lookup tables: 400 TX_TOO_LARGE w
   assert.deepEqual([r.status, r.body.code], [400, 'TX_TOO_LARGE'], JSON.stringify(r.body));
   const bytes = Number(/^(\d+) bytes/.exec(r.body.details as string)?.[1]);
   assert.ok(bytes > 1232, r.body.details as string);
+  assert.match(r.body.details as string, /address lookup tables are unavailable: the table wallet \S+ holds 0 lamports/);
 });
 
 test('ExactOut SOL -> USDC: exactly the amount asked arrives; the wallet pays the build\'s inAmount, at most the threshold', async () => {

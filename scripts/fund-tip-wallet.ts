@@ -1,6 +1,7 @@
 /**
- * `make run` (localnet only): funds the bundle tip wallet of `POST /v1/swap` by an airdrop over the localnet's
- * JSON-RPC, before the service starts. Loads the key the service will load (`TIP_PAYER_SECRET_KEY`, else
+ * `make run` (localnet only): funds the bundle tip wallet of `POST /v1/swap` (also the authority and payer of the
+ * address lookup tables `POST /v1/swap/build` makes) by an airdrop over the localnet's JSON-RPC, before the service
+ * starts. Loads the key the service will load (`TIP_PAYER_SECRET_KEY`, else
  * `<DATA_DIR>/tip-payer-key.json`, generated here the first time) and tops it up to `TIP_WALLET_SOL` (default 10)
  * SOL. On mainnet there is no airdrop: the operator funds the wallet the service logs at start.
  */

@@ -4,8 +4,10 @@
  * (`swap-leg-state.ts`) and the route re-quoted leg by leg on that state (`engine/tx/leg-amounts.ts`): when the
  * fresh result is worse than the displayed one by more than `maxDriftBps` (default: the quote's `slippageBps`) the
  * build answers 409 QUOTE_MOVED. Otherwise every leg's instruction is built by its adapter with the chain's amounts,
- * wrapped into the transaction (`engine/tx/swap-transaction.ts`) with the cached recent blockhash, optionally
- * simulated for its compute units, and attested (Ed25519 over the SHA-256 of the message bytes).
+ * wrapped into the transaction (`engine/tx/swap-transaction.ts`) with the cached recent blockhash, compiled against
+ * the service's address lookup tables when it does not fit one packet without (`lookup-table-manager.ts`, which
+ * makes a table for the route's accounts when its tables do not cover them), optionally simulated for its compute
+ * units, and attested (Ed25519 over the SHA-256 of the message bytes, lookups included).
  *
  * Order matters for the quote id: everything that can be refused without the quote (a missing blockhash) is refused
  * before the id is taken, so such a refusal leaves the quote buildable; from the take on, the id is spent whatever
@@ -21,7 +23,8 @@ import { messageHash } from '../tx/attestation-signer.js';
 import type { BlockhashCache } from '../tx/blockhash-cache.js';
 import { chainQuotes, chainTotals, legAmounts, type LegQuoter } from '../tx/leg-amounts.js';
 import { associatedTokenAddress, MAX_COMPUTE_UNIT_LIMIT } from '../tx/spl-instructions.js';
-import { buildSwapTransaction, runtimeDefaultUnits, type BuiltLeg, type SwapTransaction } from '../tx/swap-transaction.js';
+import { buildSwapTransaction, runtimeDefaultUnits, type BuiltLeg, type LookupTableRef, type SwapTransaction, type SwapTransactionInput } from '../tx/swap-transaction.js';
+import { fitSwapTransaction, tableCandidates, type SwapBuildTables } from './swap-build-fit.js';
 import { readLegState, type LegState, type StoredHop, type SwapBuildRpc } from './swap-leg-state.js';
 
 /** Compute units asked without a simulation: a base for the budget, ATA and wrap instructions, plus each leg. */
@@ -86,6 +89,8 @@ export interface SwapBuildDeps {
   readonly rpc: SwapBuildRpc;
   readonly blockhash: Pick<BlockhashCache, 'current'>;
   readonly signer: AttestationSigner;
+  /** The service's lookup tables; null: none (a route over one packet is TX_TOO_LARGE, tables unavailable). */
+  readonly lookupTables?: SwapBuildTables | null;
   readonly now?: () => number;
 }
 
@@ -181,27 +186,31 @@ export class SwapBuildService {
     }));
     const blockhash = this.deps.blockhash.current();
     if (blockhash === null) return refuse('BLOCKHASH_UNAVAILABLE', 'No recent blockhash');
-    const assemble = (units: number | null): SwapTransaction =>
-      buildSwapTransaction({
-        user: req.userPublicKey,
-        legs: built,
-        tokenPrograms,
-        wrapAndUnwrapSol: req.wrapAndUnwrapSol,
-        // Why: ExactIn wraps the amount offered; ExactOut the most the first leg may take.
-        wrapLamports: mode === 'ExactIn' ? asked : threshold,
-        computeUnitLimit: units,
-        ...(req.computeUnitPriceMicroLamports ? { computeUnitPriceMicroLamports: req.computeUnitPriceMicroLamports } : {}),
-        recentBlockhash: blockhash.blockhash,
-      });
-    let units: number | null = Math.min(MAX_COMPUTE_UNIT_LIMIT, BASE_COMPUTE_UNITS + COMPUTE_UNITS_PER_LEG * legs.length);
-    let tx = assemble(units);
-    // Why: without a priority fee the limit instruction is optional (the runtime's default per instruction covers a
-    // swap); dropping it saves the 40-odd bytes a route just over the packet needs.
-    if (tx.tooLarge && !req.computeUnitPriceMicroLamports) {
-      units = null;
-      tx = assemble(null);
-    }
-    if (tx.tooLarge) return refuse('TX_TOO_LARGE', 'The swap transaction exceeds 1232 bytes', { details: `${tx.bytes} bytes for ${hops.length} hop(s); no address lookup tables are used` });
+    const input = (units: number | null, lookupTables: readonly LookupTableRef[]): SwapTransactionInput => ({
+      user: req.userPublicKey,
+      legs: built,
+      tokenPrograms,
+      wrapAndUnwrapSol: req.wrapAndUnwrapSol,
+      // Why: ExactIn wraps the amount offered; ExactOut the most the first leg may take.
+      wrapLamports: mode === 'ExactIn' ? asked : threshold,
+      computeUnitLimit: units,
+      ...(req.computeUnitPriceMicroLamports ? { computeUnitPriceMicroLamports: req.computeUnitPriceMicroLamports } : {}),
+      recentBlockhash: blockhash.blockhash,
+      lookupTables,
+    });
+    let tables: LookupTableRef[] = [];
+    const assemble = (units: number | null): SwapTransaction => buildSwapTransaction(input(units, tables));
+    const fitted = await fitSwapTransaction({
+      assemble,
+      hops: hops.length,
+      units: Math.min(MAX_COMPUTE_UNIT_LIMIT, BASE_COMPUTE_UNITS + COMPUTE_UNITS_PER_LEG * legs.length),
+      priced: Boolean(req.computeUnitPriceMicroLamports),
+      useTables: (t) => (tables = t),
+      candidates: () => tableCandidates(legs, built, mode, amounts, input(null, [])),
+      tables: this.deps.lookupTables ?? null,
+    });
+    if (!fitted.ok) return fitted;
+    let { units, tx } = fitted;
     if (req.simulate) {
       const sim = await this.simulate(units === null ? tx : assemble(MAX_COMPUTE_UNIT_LIMIT));
       if (!sim.ok) return sim.refusal;

@@ -4,9 +4,10 @@
  * creation of the user's associated token accounts the legs pay into (and of the wrapped-SOL account when SOL is
  * wrapped), the wrap (transfer + `sync_native`), the legs, and the unwrap (close of the wrapped-SOL account: the
  * SOL output, and what a wrap left unspent, return to the user as lamports). The user is the fee payer and the only
- * signer. No address lookup tables: a route whose accounts do not fit 1,232 bytes is `tooLarge`.
+ * signer. With `lookupTables` the message is compiled against those tables (every non-signer account a table holds
+ * is loaded from it, invoked programs stay static); a transaction still over 1,232 bytes is `tooLarge`.
  */
-import { PublicKey, TransactionInstruction, TransactionMessage, VersionedTransaction, type MessageV0 } from '@solana/web3.js';
+import { AddressLookupTableAccount, PublicKey, TransactionInstruction, TransactionMessage, VersionedTransaction, type MessageV0 } from '@solana/web3.js';
 import type { BuiltInstruction } from '../adapters/types.js';
 import { WSOL_MINT } from '../catalog/tokens.js';
 import { MAX_TRANSACTION_BYTES } from './signed-transaction.js';
@@ -48,6 +49,14 @@ export interface SwapTransactionInput {
   /** Priority fee; absent or 0: no price instruction. */
   readonly computeUnitPriceMicroLamports?: bigint;
   readonly recentBlockhash: string;
+  /** Address lookup tables to compile against (absent or empty: none). */
+  readonly lookupTables?: readonly LookupTableRef[];
+}
+
+/** A lookup table the message may load addresses from: its address and the addresses usable now, in table order. */
+export interface LookupTableRef {
+  readonly address: string;
+  readonly addresses: readonly string[];
 }
 
 /** The built transaction. */
@@ -65,6 +74,8 @@ export interface SwapTransaction {
   /** Whether SOL is wrapped before the legs and the wrapped-SOL account closed after them. */
   readonly wraps: boolean;
   readonly unwraps: boolean;
+  /** The tables the message loads addresses from (those of `lookupTables` it uses). */
+  readonly lookupTablesUsed: readonly string[];
 }
 
 const named = (ix: BuiltInstruction, account: string): boolean => ix.keys.some((k) => k.pubkey === account);
@@ -136,17 +147,28 @@ export function buildSwapTransaction(input: SwapTransactionInput): SwapTransacti
           data: Buffer.from(ix.data),
         }),
     ),
-  }).compileToV0Message();
+  }).compileToV0Message(
+    (input.lookupTables ?? []).map(
+      (t) =>
+        new AddressLookupTableAccount({
+          key: new PublicKey(t.address),
+          state: { deactivationSlot: 0xffff_ffff_ffff_ffffn, lastExtendedSlot: 0, lastExtendedSlotStartIndex: 0, addresses: t.addresses.map((a) => new PublicKey(a)) },
+        }),
+    ),
+  );
+  const lookupTablesUsed = message.addressTableLookups.map((l) => l.accountKey.toBase58());
   let messageBytes: Uint8Array;
   try {
     messageBytes = message.serialize();
   } catch (e) {
     // Why: web3.js serializes a message into a 1,232-byte buffer and throws a RangeError past it.
-    if (e instanceof RangeError) return { transaction: new Uint8Array(0), messageBytes: new Uint8Array(0), tooLarge: true, bytes: wireSize(message), workInstructions, wraps, unwraps };
+    if (e instanceof RangeError) {
+      return { transaction: new Uint8Array(0), messageBytes: new Uint8Array(0), tooLarge: true, bytes: wireSize(message), workInstructions, wraps, unwraps, lookupTablesUsed };
+    }
     throw e;
   }
   const transaction = new VersionedTransaction(message).serialize();
-  return { transaction, messageBytes, tooLarge: transaction.length > MAX_TRANSACTION_BYTES, bytes: transaction.length, workInstructions, wraps, unwraps };
+  return { transaction, messageBytes, tooLarge: transaction.length > MAX_TRANSACTION_BYTES, bytes: transaction.length, workInstructions, wraps, unwraps, lookupTablesUsed };
 }
 
 /** Units the runtime grants per instruction when the transaction sets no limit. */
@@ -164,9 +186,13 @@ export function runtimeDefaultUnits(workInstructions: number): number {
 /** Bytes of a compact-u16 length. */
 const compactLen = (n: number): number => (n < 0x80 ? 1 : n < 0x4000 ? 2 : 3);
 
-/** Wire size of a one-signature transaction of `message` (no lookup tables), without serializing it. */
+/** Wire size of a one-signature transaction of `message` (lookups included), without serializing it. */
 export function wireSize(message: MessageV0): number {
   const ixs = message.compiledInstructions.reduce((n, ix) => n + 1 + compactLen(ix.accountKeyIndexes.length) + ix.accountKeyIndexes.length + compactLen(ix.data.length) + ix.data.length, 0);
   const keys = message.staticAccountKeys.length;
-  return 1 + 64 + 1 + 3 + compactLen(keys) + 32 * keys + 32 + compactLen(message.compiledInstructions.length) + ixs + 1;
+  const lookups = message.addressTableLookups.reduce(
+    (n, l) => n + 32 + compactLen(l.writableIndexes.length) + l.writableIndexes.length + compactLen(l.readonlyIndexes.length) + l.readonlyIndexes.length,
+    0,
+  );
+  return 1 + 64 + 1 + 3 + compactLen(keys) + 32 * keys + 32 + compactLen(message.compiledInstructions.length) + ixs + compactLen(message.addressTableLookups.length) + lookups;
 }

@@ -1,7 +1,8 @@
 /**
  * The bundle tip wallet's key (`POST /v1/swap`): `TIP_PAYER_SECRET_KEY` (base58 of a 32-byte seed or a 64-byte
  * Solana secret key), else `<DATA_DIR>/tip-payer-key.json`, generated once (mode 0600) and kept, so the wallet the
- * operator funded stays the service's across restarts. The wallet pays every bundle's tip and its transaction fee.
+ * operator funded stays the service's across restarts. The wallet pays every bundle's tip and its transaction fee,
+ * and owns and pays for the service's address lookup tables (`engine/services/lookup-table-manager.ts`).
  */
 import { join } from 'node:path';
 import { Keypair } from '@solana/web3.js';
