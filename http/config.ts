@@ -25,6 +25,8 @@ export interface ServiceConfig {
   readonly quoteThreads: number;
   /** GET /v1/pools/dead lists a pool with no update for this long. */
   readonly poolsDeadAfterMs: number;
+  /** The price history samples every this many ms. */
+  readonly priceSampleMs: number;
   readonly priceBatchThreshold: number;
   readonly catalogFile: string | undefined;
   /** Folder of the embedded store, the admin token and the admin endpoint file. */
@@ -114,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     slabMaxPools: int(env, 'SLAB_MAX_POOLS', 262_144, 16),
     quoteThreads: int(env, 'QUOTE_THREADS', 1, 1),
     poolsDeadAfterMs: int(env, 'POOLS_DEAD_AFTER_MS', 86_400_000, 1000),
+    priceSampleMs: int(env, 'PRICE_SAMPLE_MS', 10_000, 100),
     priceBatchThreshold: int(env, 'PRICE_BATCH_THRESHOLD', 1_000_000, 1),
     catalogFile: env.CATALOG_FILE || undefined,
     dataDir: dataDirOf(env),

@@ -10,6 +10,7 @@ import type { TxTrackingService } from '../engine/services/tx-tracking-service.j
 import type { SwapSubmitService } from '../engine/services/swap-submit-service.js';
 import type { SwapBuildService } from '../engine/services/swap-build-service.js';
 import type { MarketData } from '../engine/services/market-data.js';
+import type { PriceHistory } from '../engine/services/price-history.js';
 import type { QuoteStreams } from '../engine/services/quote-stream.js';
 import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import type { PriceService } from '../engine/services/price-service-types.js';
@@ -77,6 +78,8 @@ export interface ServerOptions {
   readonly swapBuild?: SwapBuildService;
   /** Pools, search and the token routes (absent: they answer 501). */
   readonly marketData?: MarketData;
+  /** The price history (absent: no candles route). */
+  readonly priceHistory?: PriceHistory;
   /** How long `close()` waits for in-flight requests before dropping connections; default 5000 ms. */
   readonly shutdownGraceMs?: number;
 }
@@ -126,6 +129,7 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
     ...(opts.swapSubmit ? { swapSubmit: opts.swapSubmit } : {}),
     ...(opts.swapBuild ? { swapBuild: opts.swapBuild } : {}),
     ...(opts.marketData ? { marketData: { market: opts.marketData, hub } } : {}),
+    ...(opts.priceHistory ? { priceHistory: opts.priceHistory } : {}),
     ...(opts.quoteStreams ? { quoteStreams: { streams: opts.quoteStreams, hub } } : {}),
     ...(opts.anonCacheTtlMs === undefined ? {} : { anonCacheTtlMs: opts.anonCacheTtlMs }),
   });

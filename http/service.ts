@@ -32,6 +32,7 @@ import { Catalog } from '../engine/catalog/catalog.js';
 import { loadCatalogTokens } from '../engine/catalog/load.js';
 import { SlabPriceService } from '../engine/services/price-service.js';
 import { MarketData } from '../engine/services/market-data.js';
+import { PriceHistory } from '../engine/services/price-history.js';
 import { ChangeRing, changeCounter } from '../engine/slab/change-ring.js';
 import { MintTable } from '../engine/slab/mint-table.js';
 import { PoolSlab } from '../engine/slab/pool-slab.js';
@@ -153,7 +154,25 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     batchThreshold: cfg.priceBatchThreshold,
     changeCount: changedCount,
   });
-  const marketData = new MarketData({ slab, mints, adapters: ADAPTERS_BY_DEX_INDEX, catalog, prices: priceService, deadAfterMs: cfg.poolsDeadAfterMs });
+  const marketData = new MarketData({
+    slab,
+    mints,
+    adapters: ADAPTERS_BY_DEX_INDEX,
+    catalog,
+    prices: priceService,
+    rawPrice: (t, optimistic, nowMs) => priceService.rawPrice(t, optimistic, nowMs),
+    deadAfterMs: cfg.poolsDeadAfterMs,
+  });
+  // The service's own price history: change24h on every price, and the candles route (loaded from the store first).
+  const priceHistory = new PriceHistory({
+    repo: store.prices,
+    prices: priceService,
+    rawPrice: (t, optimistic, nowMs) => priceService.rawPrice(t, optimistic, nowMs),
+    sampleMs: cfg.priceSampleMs,
+    onError: (e) => log.warn('price history failed', { err: e }),
+  });
+  await priceHistory.start();
+  priceService.setHistory(priceHistory);
   // Quote ids live in Redis when there is one (any instance builds a quote another issued), else in this process.
   const quoteRedis = cfg.redisUrl ? connectRedis(cfg.redisUrl, { keyPrefix: cfg.redisKeyPrefix, commandTimeoutMs: 1000 }) : null;
   const quoteStore = quoteRedis ? new RedisQuoteStore(quoteRedis.redis) : new MemoryQuoteStore();
@@ -269,6 +288,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     swapSubmit,
     swapBuild,
     marketData,
+    priceHistory,
     quoteStreams,
     heartbeatMs: cfg.sseHeartbeatMs,
     health: {
@@ -318,7 +338,8 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
       quoteStreams.close();
       admin.close();
       clearAdminEndpoint(cfg.dataDir, process.pid);
-      // Why this order: the last usage counts reach the store before it closes (nothing accepted is lost).
+      // Why this order: the last usage counts and price bars reach the store before it closes (nothing is lost).
+      await priceHistory.stop();
       await usage.stop();
       await reconciler.stop();
       await directory.stop();

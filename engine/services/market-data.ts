@@ -23,6 +23,8 @@ export interface MarketDataOptions {
   readonly adapters: readonly (DexAdapter | undefined)[];
   readonly catalog: Catalog;
   readonly prices: PriceService;
+  /** A price as derived, not counted as asked by the price history (listings value many mints nobody asked for). */
+  readonly rawPrice?: (token: ResolvedToken, optimistic: boolean, nowMs: number) => PriceEntry;
   /** How long an unfiltered listing's sorted records are reused (default 2,000 ms). */
   readonly listingReuseMs?: number;
   /** A pool with no update for this long is dead (`GET /v1/pools/dead`; default 24 h). */
@@ -245,7 +247,7 @@ export class MarketData {
       let v = memo.get(mintId);
       if (v !== undefined) return v;
       const resolved = this.o.prices.resolve(this.o.mints.mintOf(mintId));
-      const e = resolved ? this.o.prices.price(resolved, false, nowMs) : null;
+      const e = resolved ? (this.o.rawPrice ?? ((t, o, n) => this.o.prices.price(t, o, n)))(resolved, false, nowMs) : null;
       v = e !== null && isPrice(e) && Number.isFinite(e.priceUsd) && e.poolCacheAgeMs >= 0 ? e.priceUsd : null;
       memo.set(mintId, v);
       return v;

@@ -17,6 +17,14 @@ import type { PriceChange, PriceService, ResolvedToken } from './price-service-t
 export type BatchPricer = (tokens: readonly ResolvedToken[], optimistic: boolean) => Promise<PriceEntry[]>;
 
 /** Wiring of {@link SlabPriceService}. */
+/** What the price service asks of the price history (`price-history.ts`). */
+export interface PriceHistoryHook {
+  /** A caller asked the price of `token`. */
+  noteAsked(token: ResolvedToken): void;
+  /** `entry` with `change24h` when the history has a point 24 h old. */
+  decorate(entry: PriceEntry, nowMs: number): PriceEntry;
+}
+
 export interface SlabPriceServiceOptions {
   readonly slab: PoolSlab;
   readonly mints: MintTable;
@@ -87,7 +95,23 @@ export class SlabPriceService implements PriceService {
   }
 
   price(token: ResolvedToken, optimistic: boolean, nowMs = Date.now()): PriceEntry {
+    const e = this.deriver.price(token.token, token.mint, optimistic, nowMs);
+    const h = this.history;
+    if (h === null) return e;
+    h.noteAsked(token);
+    return h.decorate(e, nowMs);
+  }
+
+  /** The price as derived, without `change24h` and without counting as asked (the history's own sampling). */
+  rawPrice(token: ResolvedToken, optimistic: boolean, nowMs = Date.now()): PriceEntry {
     return this.deriver.price(token.token, token.mint, optimistic, nowMs);
+  }
+
+  private history: PriceHistoryHook | null = null;
+
+  /** Adds `change24h` from the price history to every price this service gives, and tells it what was asked. */
+  setHistory(h: PriceHistoryHook): void {
+    this.history = h;
   }
 
   inputsVersion(): number | null {
@@ -100,9 +124,15 @@ export class SlabPriceService implements PriceService {
 
   async prices(tokens: readonly ResolvedToken[], optimistic: boolean): Promise<PriceEntry[]> {
     const threshold = this.o.batchThreshold ?? Number.POSITIVE_INFINITY;
-    if (this.o.batchPricer && tokens.length >= threshold) return this.o.batchPricer(tokens, optimistic);
     const now = Date.now();
-    return this.deriver.batch(() => tokens.map((t) => this.deriver.price(t.token, t.mint, optimistic, now)));
+    const entries =
+      this.o.batchPricer && tokens.length >= threshold
+        ? await this.o.batchPricer(tokens, optimistic)
+        : this.deriver.batch(() => tokens.map((t) => this.deriver.price(t.token, t.mint, optimistic, now)));
+    const h = this.history;
+    if (h === null) return entries;
+    for (const t of tokens) h.noteAsked(t);
+    return entries.map((e) => h.decorate(e, now));
   }
 
   onChange(listener: (change: PriceChange) => void): () => void {

@@ -29,7 +29,7 @@ export interface SearchResult {
   readonly tradeable: boolean;
   readonly poolCount: number;
   readonly priceUsd: number | null;
-  /** Null until the price history (a later step of the market-data issue) holds a point 24 h old. */
+  /** The price's `change24h`; null while the price history holds no point 24 h old. */
   readonly change24h: number | null;
 }
 
@@ -70,7 +70,7 @@ function tokenResult(mint: string, symbol: string, name: string, category: strin
     tradeable: t.activePools > 0,
     poolCount: t.poolCount,
     priceUsd: priced && Number.isFinite(t.price.priceUsd) ? t.price.priceUsd : null,
-    change24h: null,
+    change24h: priced && t.price.change24h !== undefined ? t.price.change24h : null,
   };
 }
 

@@ -159,6 +159,30 @@ export interface Repos {
   readonly keys: KeyRepo;
   readonly points: PointsRepo;
   readonly usage: UsageRepo;
+  readonly prices: PriceBarRepo;
+}
+
+/** One minute of one mint's USD price. */
+export interface PriceBar {
+  readonly mint: string;
+  /** The minute's start, epoch ms (a multiple of 60,000). */
+  readonly minuteMs: number;
+  readonly open: number;
+  readonly high: number;
+  readonly low: number;
+  readonly close: number;
+  /** Samples the bar was made of. */
+  readonly samples: number;
+}
+
+/** The price history: one-minute bars per mint. */
+export interface PriceBarRepo {
+  /** Writes bars; a (mint, minute) already stored is merged (first open, widest range, latest close, samples added). */
+  upsert(bars: readonly PriceBar[]): Promise<void>;
+  /** Every bar with `minuteMs >= fromMs`, by mint then minute (the startup load of the in-memory history). */
+  since(fromMs: number): Promise<PriceBar[]>;
+  /** Deletes every bar older than `beforeMs`; returns how many. */
+  deleteBefore(beforeMs: number): Promise<number>;
 }
 
 /** An open store. */

@@ -11,6 +11,7 @@ import type { SwapSubmitService } from '../../engine/services/swap-submit-servic
 import type { QuoteStreams } from '../../engine/services/quote-stream.js';
 import type { SwapBuildService } from '../../engine/services/swap-build-service.js';
 import type { MarketData } from '../../engine/services/market-data.js';
+import type { PriceHistory } from '../../engine/services/price-history.js';
 import type { PriceFanout } from '../price-fanout.js';
 import type { SseHub } from '../sse.js';
 import type { RouteDef } from '../route.js';
@@ -30,6 +31,7 @@ import { swapBuildRoute } from './swap-build.js';
 import { poolsRoutes } from './pools.js';
 import { tokenRoutes } from './tokens.js';
 import { poolStreamRoute } from './pool-stream.js';
+import { priceHistoryRoute } from './price-history.js';
 
 /** What the routes need. */
 export interface RouteDeps {
@@ -59,6 +61,8 @@ export interface RouteDeps {
   readonly swapBuild?: SwapBuildService;
   /** Pools, search, the token routes and the pool stream, with the hub the stream writes through (absent: 501). */
   readonly marketData?: { readonly market: MarketData; readonly hub: SseHub };
+  /** The price history (absent: no candles route). */
+  readonly priceHistory?: PriceHistory;
 }
 
 /** Builds the route table. */
@@ -77,6 +81,7 @@ export function buildRoutes(deps: RouteDeps): RouteDef[] {
     ...(deps.txTracking ? [txStreamRoute(deps.txTracking.tracking, deps.txTracking.hub)] : []),
     ...(deps.swapSubmit ? [swapSubmitRoute(deps.swapSubmit, deps.txTracking?.tracking)] : []),
     ...(deps.swapBuild ? [swapBuildRoute(deps.swapBuild)] : []),
+    ...(deps.priceHistory ? [priceHistoryRoute(deps.priceService, deps.priceHistory)] : []),
     ...(deps.marketData
       ? [
           ...poolsRoutes(deps.priceService, deps.marketData.market),

@@ -324,6 +324,30 @@ export function runStoreContract(label: string, openFresh: () => Promise<Store>)
       assert.deepEqual(mine(await store.usage.pending(before, 100)), ['a@00:00', 'b@00:05', 'a@00:10']);
     });
 
+    test('prices: upsert merges a minute written twice (first open, widest range, latest close); since and deleteBefore', async () => {
+      const mint = `M${randomUUID().replaceAll('-', '')}`;
+      const other = `${mint}x`;
+      const m0 = 1_700_000_040_000 - (1_700_000_040_000 % 60_000);
+      await store.prices.upsert([
+        { mint, minuteMs: m0, open: 10, high: 12, low: 9, close: 11, samples: 4 },
+        { mint, minuteMs: m0 + 60_000, open: 11, high: 11.5, low: 10.5, close: 11.25, samples: 2 },
+        { mint: other, minuteMs: m0, open: 1, high: 1, low: 1, close: 1, samples: 1 },
+        // The same minute twice in one batch: merged before the statement (one INSERT cannot touch a row twice).
+        { mint, minuteMs: m0 + 60_000, open: 99, high: 13, low: 10.75, close: 12, samples: 1 },
+      ]);
+      await store.prices.upsert([{ mint, minuteMs: m0, open: 50, high: 20, low: 8.5, close: 10.5, samples: 3 }]);
+      const mine = (await store.prices.since(m0)).filter((b) => b.mint === mint);
+      assert.deepEqual(mine, [
+        { mint, minuteMs: m0, open: 10, high: 20, low: 8.5, close: 10.5, samples: 7 },
+        { mint, minuteMs: m0 + 60_000, open: 11, high: 13, low: 10.5, close: 12, samples: 3 },
+      ]);
+      assert.equal(typeof mine[0]!.minuteMs, 'number');
+      assert.deepEqual((await store.prices.since(m0 + 60_000)).filter((b) => b.mint === mint || b.mint === other).map((b) => b.minuteMs), [m0 + 60_000]);
+      await assert.rejects(store.prices.upsert([{ mint, minuteMs: m0 + 1, open: 1, high: 1, low: 1, close: 1, samples: 1 }]), 'a bar off the minute is refused');
+      assert.ok((await store.prices.deleteBefore(m0 + 60_000)) >= 2);
+      assert.deepEqual((await store.prices.since(0)).filter((b) => b.mint === mint || b.mint === other).map((b) => b.minuteMs), [m0 + 60_000]);
+    });
+
     test('transaction: commits when the callback resolves, rolls back everything when it throws', async () => {
       const kept = newKey();
       const out = await store.transaction(async (tx) => {
