@@ -114,6 +114,11 @@ class Walk {
     return this.held;
   }
 
+  /** True when the held prefix is shorter than the window (an array the program would walk is not held). */
+  get partial(): boolean {
+    return this.edgeKind === UNKNOWN_EDGE;
+  }
+
   /** A -> B: the greatest initialized tick at or below `t` (`prev_initialized_tick`). */
   prev(t: number): void {
     if (t < this.lowIndex) {
@@ -207,7 +212,8 @@ export function computeWhirlpoolSwap(
     if (aToB) walk.prev(curTick);
     else walk.next(curTick);
     const kind = walk.kind;
-    if (kind === NO_SEQUENCE) return fail('INSUFFICIENT_LIQUIDITY');
+    // Past the held prefix: the program's window ends there (it fails the swap), or an array is not held.
+    if (kind === NO_SEQUENCE) return fail(walk.partial ? 'DEPTH_UNKNOWN' : 'INSUFFICIENT_LIQUIDITY');
     const nextTick = walk.nextTick;
     const nextTickSqrt = tickIndexToSqrtPrice(nextTick);
     const target = aToB ? (nextTickSqrt > limit ? nextTickSqrt : limit) : (nextTickSqrt < limit ? nextTickSqrt : limit);
