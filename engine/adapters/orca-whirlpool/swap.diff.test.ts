@@ -26,9 +26,9 @@ import { sdkQuote, tickArrayFacade } from './testing/sdk-oracle.js';
 const STATES = 2500;
 const SEED = 20_261_125;
 
-test(`swap.ts matches @orca-so/whirlpools-core over ${STATES} random states x 2 directions x 2 modes`, (t) => {
+test(`swap.ts matches @orca-so/whirlpools-core over ${STATES} random states x 2 directions x 2 modes, and deep walks`, (t) => {
   const states = randomWhirlpoolStates(SEED, STATES);
-  const c = { cases: 0, ok: 0, crossedTicks: 0, crossedArrays: 0, adaptiveOk: 0, depthUnknown: 0, tradeNotEnabled: 0, bothRefused: 0, decoded: 0 };
+  const c = { cases: 0, ok: 0, crossedTicks: 0, crossedArrays: 0, reachedThirdArray: 0, adaptiveOk: 0, depthUnknown: 0, tradeNotEnabled: 0, bothRefused: 0, decoded: 0 };
   const mismatches: string[] = [];
   states.forEach((st, n) => {
     let arrays: readonly TickArrayTicks[] = st.arrays;
@@ -42,9 +42,32 @@ test(`swap.ts matches @orca-so/whirlpools-core over ${STATES} random states x 2 
       const window = swapTickArrayStarts(st.pool.tickCurrentIndex, st.pool.tickSpacing, aToB);
       const windowHeld = window.every((s) => st.held.includes(s));
       const facades = window.map((s) => tickArrayFacade(byStart.get(s)!));
-      for (const exactIn of [true, false]) {
+      // Every other state also gets amounts that walk deep into the window: the largest exact-in the walk fills
+      // (found by bisection on ours; only the inputs are chosen this way, the SDK still judges the result), and
+      // nine tenths and half of it, in both modes (exact-out for the largest fill's output).
+      const deep: bigint[] = [];
+      if (n % 2 === 1) {
+        let lo = 0n;
+        let hi = 0xffff_ffff_ffff_ffffn;
+        while (lo < hi) {
+          const mid = (lo + hi + 1n) >> 1n;
+          if (computeWhirlpoolSwap(st.pool, src, aToB, mid, true, st.timestamp).status === 'OK') lo = mid;
+          else hi = mid - 1n;
+        }
+        if (lo > 0n) deep.push(lo, (lo * 9n) / 10n, lo / 2n);
+      }
+      const plan: { amount: bigint; exactIn: boolean }[] = [
+        { amount: st.amounts[aToB ? 0 : 2]!, exactIn: true },
+        { amount: st.amounts[aToB ? 1 : 3]!, exactIn: false },
+      ];
+      for (const a of deep) {
+        if (a === 0n) continue;
+        plan.push({ amount: a, exactIn: true });
+        const out = computeWhirlpoolSwap(st.pool, src, aToB, a, true, st.timestamp);
+        if (out.status === 'OK' && out.amountOut > 0n) plan.push({ amount: out.amountOut, exactIn: false });
+      }
+      for (const { amount, exactIn } of plan) {
         c.cases++;
-        const amount = st.amounts[(aToB ? 0 : 2) + (exactIn ? 0 : 1)]!;
         const ours = computeWhirlpoolSwap(st.pool, src, aToB, amount, exactIn, st.timestamp);
         const sdk = sdkQuote(st.pool, st.feeTierIndexSeed, facades, aToB, amount, exactIn, st.timestamp);
         const where = `state ${n} aToB=${aToB} exactIn=${exactIn} amount=${amount} ts=${st.pool.tickSpacing} tick=${st.pool.tickCurrentIndex} L=${st.pool.liquidity} fee=${st.pool.feeRate} adaptive=${st.pool.adaptiveFee !== null}`;
@@ -70,7 +93,9 @@ test(`swap.ts matches @orca-so/whirlpools-core over ${STATES} random states x 2 
           if (ours.ticksCrossed > 0) c.crossedTicks++;
           if (st.pool.adaptiveFee !== null && sdk.feeRateMax > st.pool.feeRate) c.adaptiveOk++;
           const startArray = Math.floor(st.pool.tickCurrentIndex / (88 * st.pool.tickSpacing));
-          if (Math.floor(ours.endTickIndex / (88 * st.pool.tickSpacing)) !== startArray) c.crossedArrays++;
+          const endArray = Math.floor(ours.endTickIndex / (88 * st.pool.tickSpacing));
+          if (endArray !== startArray) c.crossedArrays++;
+          if (Math.abs(endArray - startArray) >= 2) c.reachedThirdArray++;
           continue;
         }
         if (sdkFull) { mismatches.push(`ours ${ours.status}, SDK OK ${sdk.amountIn}/${sdk.amountOut}: ${where}`); continue; }
@@ -84,7 +109,8 @@ test(`swap.ts matches @orca-so/whirlpools-core over ${STATES} random states x 2 
   // A test that cannot fail is a defect: the generator must reach the interesting cases.
   assert.ok(c.ok > c.cases / 4, `only ${c.ok} OK of ${c.cases}`);
   assert.ok(c.crossedTicks > 500, `only ${c.crossedTicks} swaps crossed an initialized tick`);
-  assert.ok(c.crossedArrays > 100, `only ${c.crossedArrays} swaps crossed into another array`);
+  assert.ok(c.crossedArrays > 1000, `only ${c.crossedArrays} swaps crossed into another array`);
+  assert.ok(c.reachedThirdArray > 300, `only ${c.reachedThirdArray} swaps reached the window's third array`);
   assert.ok(c.adaptiveOk > 100, `only ${c.adaptiveOk} swaps with an adaptive fee above the static rate`);
   assert.ok(c.depthUnknown > 50 && c.tradeNotEnabled > 10 && c.bothRefused > 100);
 });
