@@ -88,10 +88,10 @@ function ours(set: Case[], exactIn: boolean, inPlace: boolean): void {
     const c = set[i]!;
     if (inPlace) {
       c.slab.begin();
-      sink[i] = computeWhirlpoolSwap(c.pool, c.slab, c.aToB, exactIn ? c.amountIn : c.amountOut, exactIn, c.timestamp);
+      sink[i] = computeWhirlpoolSwap(c.pool, c.slab, c.aToB, exactIn ? c.amountIn : c.amountOut, exactIn, c.timestamp, false);
       if (!c.slab.valid()) throw new Error('torn read in a single-threaded bench');
     } else {
-      sink[i] = computeWhirlpoolSwap(c.pool, c.decoded, c.aToB, exactIn ? c.amountIn : c.amountOut, exactIn, c.timestamp);
+      sink[i] = computeWhirlpoolSwap(c.pool, c.decoded, c.aToB, exactIn ? c.amountIn : c.amountOut, exactIn, c.timestamp, false);
     }
   }
 }

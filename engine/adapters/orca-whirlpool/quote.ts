@@ -14,6 +14,6 @@ import { computeWhirlpoolSwap } from './swap.js';
  */
 export function whirlpoolQuote(state: WhirlpoolState, aToB: boolean, amount: bigint, mode: SwapMode): QuoteResult {
   if (state.status !== WHIRLPOOL_STATUS_OK) return { status: 'INACTIVE', inAmount: 0n, outAmount: 0n, feeAmount: 0n, feeOnInput: true };
-  const s = computeWhirlpoolSwap(state, state.ticks, aToB, amount, mode === 'ExactIn', state.timestamp);
+  const s = computeWhirlpoolSwap(state, state.ticks, aToB, amount, mode === 'ExactIn', state.timestamp, false);
   return { status: s.status, inAmount: s.amountIn, outAmount: s.amountOut, feeAmount: s.feeAmount, feeOnInput: true };
 }

@@ -46,7 +46,7 @@ export interface WhirlpoolSwap {
   /** Lowest and highest total fee rate (per 1e6) applied over the walk. */
   readonly feeRateMin: number;
   readonly feeRateMax: number;
-  /** Square-root price and tick after the swap. */
+  /** Square-root price and tick after the swap (the tick only when asked for: NaN otherwise). */
   readonly endSqrtPrice: bigint;
   readonly endTickIndex: number;
   /** Initialized ticks crossed. */
@@ -184,6 +184,7 @@ class Walk {
  */
 export function computeWhirlpoolSwap(
   pool: WhirlpoolSwapParams, ticks: TickSource, aToB: boolean, amount: bigint, specifiedInput: boolean, timestamp: bigint,
+  endTick = true,
 ): WhirlpoolSwap {
   const ts = pool.tickSpacing;
   if (!Number.isInteger(ts) || ts < 1 || ts > 0xffff) return fail('INACTIVE');
@@ -201,6 +202,10 @@ export function computeWhirlpoolSwap(
   let calculated = 0n;
   let cur = pool.sqrtPrice;
   let curTick = pool.tickCurrentIndex;
+  // A step that ends between ticks leaves the tick to be derived from the price (sqrt_price_to_tick_index). The walk
+  // never reads it again (such a step ends the swap, or is followed by another step in the same range), so it is
+  // derived once at the end, and only when asked for.
+  let tickFromPrice = false;
   let liquidity = pool.liquidity;
   let tradeFee = 0n;
   let rateMin = -1;
@@ -243,8 +248,9 @@ export function computeWhirlpoolSwap(
           crossed++;
         }
         curTick = aToB ? nextTick - 1 : nextTick;
+        tickFromPrice = false;
       } else if (step.nextSqrtPrice !== cur) {
-        curTick = sqrtPriceToTickIndex(step.nextSqrtPrice);
+        tickFromPrice = true;
       }
       cur = step.nextSqrtPrice;
       if (!skipped) fees.advanceTickGroup();
@@ -262,7 +268,7 @@ export function computeWhirlpoolSwap(
     feeRateMin: rateMin < 0 ? pool.feeRate : rateMin,
     feeRateMax: rateMax < 0 ? pool.feeRate : rateMax,
     endSqrtPrice: cur,
-    endTickIndex: curTick,
+    endTickIndex: !endTick ? NaN : tickFromPrice ? sqrtPriceToTickIndex(cur) : curTick,
     ticksCrossed: crossed,
   };
 }
