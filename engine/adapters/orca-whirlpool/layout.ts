@@ -27,7 +27,7 @@ export const ORACLE_DISCRIMINATOR: Uint8Array = Uint8Array.of(0x8b, 0xc2, 0x83, 
 export const WHIRLPOOL_SIZE = 653;
 export const ORACLE_SIZE = 254;
 export const FIXED_TICK_ARRAY_SIZE = 9988;
-/** Bytes of a fixed array's tick (initialized u8, liquidity_net i128, liquidity_gross u128, 4 more u128 growths... 113). */
+/** Bytes of one initialized tick: tag or initialized u8, liquidity_net i128, liquidity_gross u128, fee growth A and B, 3 reward growths (u128 each). */
 export const FIXED_TICK_SIZE = 113;
 /** A dynamic array's header (discriminator, start, whirlpool, tick bitmap) and its size bounds. */
 export const DYNAMIC_TICK_ARRAY_HEADER = 60;
@@ -35,10 +35,10 @@ export const DYNAMIC_TICK_ARRAY_MIN_SIZE = DYNAMIC_TICK_ARRAY_HEADER + TICK_ARRA
 export const DYNAMIC_TICK_ARRAY_MAX_SIZE = DYNAMIC_TICK_ARRAY_HEADER + TICK_ARRAY_SIZE * FIXED_TICK_SIZE;
 
 /**
- * Whirlpool fields in account order. `fee_tier_index_seed` is `[u8; 2]` in the program, read here as its u16
- * (little-endian) value: a pool has the adaptive fee exactly when it differs from `tick_spacing`. Reward infos
- * (3 x 128 bytes at 269) are decoded as their mints, vaults and authorities' key slots only where the swap needs
- * nothing of them; the table lists the whole account for encode.
+ * Whirlpool fields in account order, the whole account (encode writes every byte). `fee_tier_index_seed` is
+ * `[u8; 2]` in the program, read here as its u16 (little-endian) value: a pool has the adaptive fee exactly when it
+ * differs from `tick_spacing`. The three reward infos (128 bytes each from 269) are flattened; `extension` is the
+ * program's repurposed authority slot (reward 1's holds the pool's control flags).
  */
 export const WHIRLPOOL_FIELDS = [
   { name: 'whirlpoolsConfig', kind: 'pubkey', offset: 8 },
