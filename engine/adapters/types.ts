@@ -45,8 +45,14 @@ export const UNKNOWN_DECIMALS = -1;
 /** Exact-in or exact-out, as in the quote API. */
 export type SwapMode = 'ExactIn' | 'ExactOut';
 
-/** Outcome of an exact quote; expected failures are statuses, never exceptions. */
-export type QuoteStatus = 'OK' | 'ZERO_AMOUNT' | 'INSUFFICIENT_LIQUIDITY' | 'INACTIVE';
+/**
+ * Outcome of an exact quote; expected failures are statuses, never exceptions. Any status but OK is no route
+ * (`engine/router/route-confirm.ts`).
+ * - `DEPTH_UNKNOWN`: the swap would walk into variable-size state (a tick array, a bin array) that the service does
+ *   not hold for this pool (not yet subscribed, or beyond what it watches): the quote stops there rather than walk
+ *   past liquidity it cannot see. Not a statement that the pool lacks liquidity.
+ */
+export type QuoteStatus = 'OK' | 'ZERO_AMOUNT' | 'INSUFFICIENT_LIQUIDITY' | 'INACTIVE' | 'DEPTH_UNKNOWN';
 
 /** Result of an exact quote, all amounts in atomic units. */
 export interface QuoteResult {

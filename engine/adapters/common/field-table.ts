@@ -9,11 +9,11 @@ import bs58 from 'bs58';
 import { pubkeyAt } from './pubkey-text.js';
 
 /** Primitive kinds found in DEX accounts. `pubkey7` / `pubkey8` are fixed arrays of keys. */
-export type FieldKind = 'pubkey' | 'u8' | 'bool' | 'u16' | 'u32' | 'u64' | 'u128' | 'i128' | 'pubkey7' | 'pubkey8';
+export type FieldKind = 'pubkey' | 'u8' | 'bool' | 'u16' | 'u32' | 'i32' | 'u64' | 'u128' | 'i128' | 'pubkey7' | 'pubkey8';
 
 /** Byte size of each {@link FieldKind}. */
 export const FIELD_SIZE: Readonly<Record<FieldKind, number>> = {
-  pubkey: 32, u8: 1, bool: 1, u16: 2, u32: 4, u64: 8, u128: 16, i128: 16, pubkey7: 7 * 32, pubkey8: 8 * 32,
+  pubkey: 32, u8: 1, bool: 1, u16: 2, u32: 4, i32: 4, u64: 8, u128: 16, i128: 16, pubkey7: 7 * 32, pubkey8: 8 * 32,
 };
 
 /** TypeScript value type of each {@link FieldKind} (keys as base58, 64- and 128-bit integers as bigint). */
@@ -23,6 +23,7 @@ export interface FieldValue {
   bool: boolean;
   u16: number;
   u32: number;
+  i32: number;
   u64: bigint;
   u128: bigint;
   i128: bigint;
@@ -135,6 +136,7 @@ export function readFields<T extends readonly FieldSpec[]>(data: Uint8Array, tab
       case 'bool': out[f.name] = d[o]! !== 0; break;
       case 'u16': out[f.name] = dv.getUint16(o, true); break;
       case 'u32': out[f.name] = dv.getUint32(o, true); break;
+      case 'i32': out[f.name] = dv.getInt32(o, true); break;
       case 'u64': out[f.name] = dv.getBigUint64(o, true); break;
       case 'u128': out[f.name] = readU128(d, o); break;
       case 'i128': out[f.name] = readI128(d, o); break;
@@ -179,6 +181,11 @@ export function writeFields<T extends readonly FieldSpec[]>(out: Uint8Array, tab
       case 'bool': out[o] = v ? 1 : 0; break;
       case 'u16': dv.setUint16(o, checkInt(f.name, v, 0xffff), true); break;
       case 'u32': dv.setUint32(o, checkInt(f.name, v, 0xffff_ffff), true); break;
+      case 'i32': {
+        if (!Number.isInteger(v) || (v as number) < -0x8000_0000 || (v as number) > 0x7fff_ffff) throw new RangeError(`${f.name}: out of range`);
+        dv.setInt32(o, v as number, true);
+        break;
+      }
       case 'u64': dv.setBigUint64(o, checkBig(f.name, v, 0n, U64_MAX), true); break;
       case 'u128': writeU128(out, o, checkBig(f.name, v, 0n, U128_MAX)); break;
       case 'i128': {

@@ -1,0 +1,2 @@
+/** The Orca Whirlpool adapter (not registered yet: see README). */
+export { orcaWhirlpoolAdapter } from './adapter.js';
