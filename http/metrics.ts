@@ -161,12 +161,10 @@ export class ServiceMetrics {
     });
     new Gauge({
       name: 'ingest_slot_lag',
-      help: "Slots ingest trails the chain's processed slot (absent while the chain's slot is unknown).",
+      help: "Slots ingest trails the chain's processed slot (NaN while the chain's slot is unknown).",
       registers,
       collect() {
-        const lag = sources.ingest().slotLag;
-        if (lag === null) this.reset();
-        else this.set(lag);
+        this.set(sources.ingest().slotLag ?? NaN);
       },
     });
     new Counter({

@@ -22,10 +22,12 @@ export function sampleKey(name: string, labels: Readonly<Record<string, string>>
   return names.length === 0 ? name : `${name}{${names.map((n) => `${n}="${labels[n]!}"`).join(',')}}`;
 }
 
+/** A sample value; NaN and Inf in any case, as Prometheus reads them (prom-client writes NaN as `Nan`). */
 function parseValue(s: string): number {
-  if (s === '+Inf') return Infinity;
-  if (s === '-Inf') return -Infinity;
-  if (s === 'NaN') return NaN;
+  const l = s.toLowerCase();
+  if (l === '+inf' || l === 'inf') return Infinity;
+  if (l === '-inf') return -Infinity;
+  if (l === 'nan') return NaN;
   const v = Number(s);
   if (Number.isNaN(v)) throw new Error(`bad sample value ${s}`);
   return v;
