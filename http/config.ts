@@ -42,6 +42,8 @@ export interface ServiceConfig {
   readonly adminHost: string;
   /** Admin API port; 0 picks a free one (written to `<dataDir>/admin.json`). */
   readonly adminPort: number;
+  /** Serve `GET /metrics` on the main port too (always on the admin listener). */
+  readonly metricsPublic: boolean;
   /** Admin bearer token; absent: generated into `<dataDir>/admin-token`. */
   readonly adminToken: string | undefined;
   /** Provisioned as a pro key at start. */
@@ -127,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     adminHost: env.ADMIN_HOST ?? '127.0.0.1',
     adminPort: int(env, 'ADMIN_PORT', 8081),
     adminToken: env.ADMIN_TOKEN || undefined,
+    metricsPublic: env.METRICS_PUBLIC === '1' || env.METRICS_PUBLIC === 'true',
     demoKey: env.SVC_DEMO_KEY || undefined,
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     rateWindowMs: int(env, 'RATE_WINDOW_MS', 60_000, 100),

@@ -224,6 +224,8 @@ class CopiedRequest implements RequestContext {
   principal: Principal = ANONYMOUS;
   /** Set once the body is read (routes that read one), before the pipeline runs. */
   body: Buffer | null = null;
+  /** `performance.now()` when the request was copied (the latency histogram of http/metrics.ts). */
+  readonly startedAt = performance.now();
   /** The peer address as copied (anonymous callers only; see copyRequest). */
   rawAddress: Uint8Array | null = null;
   private parsedQuery: URLSearchParams | undefined;

@@ -40,6 +40,8 @@ export interface RequestContext {
   readonly remoteAddress: string;
   /** When the request arrived (epoch ms). */
   readonly receivedAtMs: number;
+  /** `performance.now()` when the request was copied (latency metrics); absent in contexts built without a socket. */
+  readonly startedAt?: number;
   /** The request body (POST, PATCH, DELETE routes that read one), or null. */
   readonly body: Buffer | null;
   /** Set by the auth stage. */

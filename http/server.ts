@@ -35,6 +35,8 @@ import type { PointsReader } from './routes/points.js';
 import type { StreamSlotStage } from './stream-slots.js';
 import { SseHub } from './sse.js';
 import { loadUws } from './uws.js';
+import { mountMetrics, type MetricsText } from './metrics-endpoint.js';
+import type { SseCounts } from './metrics.js';
 
 /** Options of {@link createServer}. */
 export interface ServerOptions {
@@ -80,6 +82,8 @@ export interface ServerOptions {
   readonly marketData?: MarketData;
   /** The price history (absent: no candles route). */
   readonly priceHistory?: PriceHistory;
+  /** Serves `GET /metrics` on this port too (`METRICS_PUBLIC=1`); absent: 404 here (the admin listener has it). */
+  readonly publicMetrics?: MetricsText;
   /** How long `close()` waits for in-flight requests before dropping connections; default 5000 ms. */
   readonly shutdownGraceMs?: number;
 }
@@ -90,6 +94,8 @@ export interface RunningServer {
   readonly port: number;
   /** Connected SSE clients (tests, metrics). */
   sseClientCount(): number;
+  /** What the SSE hub counted since start (metrics). */
+  sseCounts(): SseCounts;
   /** Ends SSE streams, stops listening, waits for in-flight requests, then drops remaining connections. */
   close(): Promise<void>;
 }
@@ -135,6 +141,7 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
   });
   for (const r of routes) mountRoute(app, r, { stages, hub, tracker });
 
+  if (opts.publicMetrics) mountMetrics(app, opts.publicMetrics);
   // CORS preflight for browsers sending x-api-key.
   app.options('/*', (res) => {
     res.writeStatus('204 No Content');
@@ -173,6 +180,7 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
   return {
     port,
     sseClientCount: () => hub.size,
+    sseCounts: () => ({ frames: hub.stats.framesQueued, writes: hub.stats.writes, slowDropped: hub.stats.slowDropped }),
     close: () => (closing ??= close()),
   };
 }

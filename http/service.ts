@@ -53,9 +53,10 @@ import { clearAdminEndpoint, loadAdminToken, readAdminEndpoint, writeAdminEndpoi
 import { keyAuth } from './auth.js';
 import type { ServiceConfig } from './config.js';
 import { log } from './log.js';
+import { ServiceMetrics } from './metrics.js';
 import type { OutcomeObserver } from './pipeline.js';
 import { quotaRateLimit } from './rate-limit.js';
-import { createServer } from './server.js';
+import { createServer, type RunningServer } from './server.js';
 import { streamSlots } from './stream-slots.js';
 
 /** A running service. */
@@ -68,6 +69,8 @@ export interface RunningService {
   readonly ingest: IngestHost;
   readonly store: Store;
   readonly keys: KeyService;
+  /** This instance's metrics (GET /metrics on the admin listener; on the main port too with METRICS_PUBLIC=1). */
+  readonly metrics: ServiceMetrics;
   /** The admin API's URL (loopback). */
   readonly adminUrl: string;
   /** Writes the accumulated usage counters now (tests). */
@@ -133,7 +136,25 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
   usage.start(cfg.usageFlushMs);
   const reconciler = new PointsReconciler(store, { phase: cfg.pointsPhase });
   reconciler.start(cfg.pointsReconcileMs);
+  // Read at scrape time only; `server` is set once it listens (no scrape can come before).
+  let server: RunningServer | null = null;
+  const metrics = new ServiceMetrics({
+    sseClients: () => server?.sseClientCount() ?? 0,
+    sseCounts: () => server?.sseCounts() ?? { frames: 0, writes: 0, slowDropped: 0 },
+    ingest: () => {
+      const f = ingest.feed();
+      const applied = ingest.stats().applied;
+      return {
+        connected: f?.connected ?? false,
+        slotLag: f && f.chainSlot > 0n ? Math.max(0, Number(f.chainSlot - f.processedSlot)) : null,
+        updatesApplied: typeof applied === 'number' ? applied : 0,
+      };
+    },
+    slab: () => ({ pools: slab.count(), capacity: slab.capacity(), maxPools: slab.maxPools() }),
+    quoteQueue: () => quotePool.queueSize(),
+  });
   const observe: OutcomeObserver = (ctx, route, status) => {
+    metrics.observe(ctx, route, status);
     const p = ctx.principal;
     if (p.kind !== 'key' || route.meter === null) return;
     const outcome = status === 429 ? 'rate-limited' : status >= 200 && status < 300 ? (route.rpc ? 'rpc-ok' : 'ok') : 'other';
@@ -266,7 +287,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
   });
   void lookupTables.load();
   const swapBuild = new SwapBuildService({ store: quoteStore, rpc: buildRpc, blockhash: blockhashes, signer: attestation.signer, lookupTables });
-  const server = await createServer({
+  server = await createServer({
     priceService,
     port: cfg.port,
     host: cfg.host,
@@ -291,12 +312,13 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     priceHistory,
     quoteStreams,
     heartbeatMs: cfg.sseHeartbeatMs,
+    ...(cfg.metricsPublic ? { publicMetrics: metrics } : {}),
     health: {
       feed: () => ingest.feed(),
       bounds: { maxSlotLag: cfg.healthMaxSlotLag, maxUpdateAgeMs: cfg.healthMaxUpdateAgeMs, maxChainAgeMs: cfg.healthMaxUpdateAgeMs },
     },
   });
-  const admin = await startAdminServer({ keys, token: loadAdminToken(cfg.dataDir, cfg.adminToken), host: cfg.adminHost, port: cfg.adminPort });
+  const admin = await startAdminServer({ keys, token: loadAdminToken(cfg.dataDir, cfg.adminToken), host: cfg.adminHost, port: cfg.adminPort, metrics });
   writeAdminEndpoint(cfg.dataDir, { url: admin.url, pid: process.pid });
   geyserSignals?.start();
   log.info('listening', {
@@ -317,6 +339,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     store,
     keys,
     adminUrl: admin.url,
+    metrics,
     quoteStore,
     quoteStreams,
     txSignals: geyserSignals,

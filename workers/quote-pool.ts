@@ -45,6 +45,11 @@ export class QuotePool {
     });
   }
 
+  /** Tasks waiting in the pool's queue (not yet handed to a worker). */
+  queueSize(): number {
+    return this.pool.queueSize;
+  }
+
   /** Prices of many tokens in one task. */
   async prices(items: readonly PriceItem[], optimistic: boolean): Promise<PriceEntry[]> {
     const r = (await this.pool.run({ v: TASK_PROTOCOL_VERSION, kind: 'prices', items, optimistic })) as PricesResult;

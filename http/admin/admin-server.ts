@@ -8,6 +8,7 @@
  *   POST /admin/keys                   { tier, label?, referrer? } -> 201 CreatedKey (the key is shown once)
  *   POST /admin/keys/:id/revoke        -> KeyView
  *   POST /admin/keys/:id/tier          { tier } -> KeyView
+ *   GET  /metrics                      -> Prometheus text (no token: counts only; http/metrics-endpoint.ts)
  */
 import type { HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { EngineError, isEngineError } from '../../engine/errors.js';
@@ -15,6 +16,7 @@ import type { KeyService } from '../../engine/keys/key-service.js';
 import { statusLine } from '../errors.js';
 import { log } from '../log.js';
 import { loadUws } from '../uws.js';
+import { mountMetrics, type MetricsText } from '../metrics-endpoint.js';
 import { tokenMatches } from './admin-token.js';
 
 /** Options of {@link startAdminServer}. */
@@ -24,6 +26,8 @@ export interface AdminServerOptions {
   readonly host: string;
   /** 0 picks a free port. */
   readonly port: number;
+  /** Served as `GET /metrics` (absent: no metrics route). */
+  readonly metrics?: MetricsText;
 }
 
 /** A listening admin API. */
@@ -120,6 +124,7 @@ export async function startAdminServer(opts: AdminServerOptions): Promise<AdminS
     status: 200,
     body: await keys.setTier(idParam(params[0]!), str(body.tier) ?? ''),
   }));
+  if (opts.metrics) mountMetrics(app, opts.metrics);
   app.any('/*', (res) => {
     res.writeStatus('404 Not Found').writeHeader('content-type', 'application/json').end(JSON.stringify({ error: 'no such admin route', code: 'ROUTE_NOT_FOUND' }));
   });
