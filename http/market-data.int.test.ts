@@ -4,16 +4,12 @@
  * keyset paging that neither skips nor repeats, one pool by address, search ranking, the token page, and the errors.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Keypair } from '@solana/web3.js';
 import { USDC_MINT as USDC, WSOL_MINT as WSOL } from '../engine/catalog/tokens.js';
-import { startLocalnet, type Localnet } from '../fixtures/localnet/start-localnet.js';
-import { loadConfig } from './config.js';
+import type { Localnet } from '../fixtures/localnet/start-localnet.js';
+import { startServiceUnderTest, TEST_DEMO_KEY, type ServiceUnderTest } from './testing/service-under-test.js';
 import { openSse } from './testing/sse-reader.js';
-import { startService, type RunningService } from './service.js';
 
 interface Rec {
   address: string;
@@ -58,36 +54,21 @@ function assertRecordShape(r: Rec): void {
 }
 
 describe('pools, search and tokens on the localnet', () => {
+  let sut: ServiceUnderTest;
   let net: Localnet;
-  let svc: RunningService;
   let base: string;
   // A key: its answers bypass the anonymous cache (fresh after a change) and its quota covers the polling below.
-  const KEY = 'market-data-key-0001';
+  const KEY = TEST_DEMO_KEY;
   const get = async <T>(path: string): Promise<{ status: number; body: T }> => {
     const res = await fetch(`${base}${path}`, { headers: { 'x-api-key': KEY } });
     return { status: res.status, body: (await res.json()) as T };
   };
   before(async () => {
-    net = await startLocalnet({ rpcPort: 0, grpcPort: 0, tps: 0, slotMs: 100 });
-    svc = await startService(
-      loadConfig({
-        PORT: '0',
-        HOST: '127.0.0.1',
-        ADMIN_PORT: '0',
-        DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-market-')),
-        SVC_DEMO_KEY: KEY,
-        RPC_URL: net.rpcUrl,
-        GEYSER_ENDPOINT: net.grpcUrl,
-        LOG_LEVEL: 'warn',
-      }),
-    );
-    await svc.ready;
-    base = `http://127.0.0.1:${svc.port}`;
+    sut = await startServiceUnderTest();
+    net = sut.net;
+    base = sut.base;
   });
-  after(async () => {
-    await svc?.close();
-    await net?.stop();
-  });
+  after(async () => sut?.stop());
 
   test('a CPMM pool record holds the exact genesis reserves, and its liquidity is valued at the service prices', async () => {
     const pool = net.universe.pools.find((p) => !p.swapsDisabled && p.mintB === USDC)!;

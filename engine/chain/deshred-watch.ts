@@ -8,7 +8,7 @@
  */
 import bs58 from 'bs58';
 import type { DeshredClient } from './geyser-deshred.js';
-import { FilteredStream, type WatchLog } from './filtered-stream.js';
+import { FilteredStream, FilteredWatch, type WatchLog } from './filtered-stream.js';
 import type { SubscribeDeshredRequest, SubscribeUpdateDeshred } from './yellowstone.js';
 
 /** Options of a watch. */
@@ -31,11 +31,12 @@ export function deshredRequest(accounts: readonly string[]): SubscribeDeshredReq
 }
 
 /** The watch (not started until `start`). */
-export class DeshredWatch {
-  private readonly stream: FilteredStream<SubscribeDeshredRequest, SubscribeUpdateDeshred>;
+export class DeshredWatch extends FilteredWatch<SubscribeDeshredRequest, SubscribeUpdateDeshred> {
+  protected readonly stream: FilteredStream<SubscribeDeshredRequest, SubscribeUpdateDeshred>;
   private transactions = 0;
 
   constructor(o: DeshredWatchOptions) {
+    super();
     this.stream = new FilteredStream({
       name: 'deshred',
       connect: o.connect,
@@ -57,35 +58,5 @@ export class DeshredWatch {
   /** Streams opened, streams ended by an error, the last error's status and the wait it chose, transactions reported. */
   get stats(): FilteredStream<SubscribeDeshredRequest, SubscribeUpdateDeshred>['stats'] & { readonly transactions: number } {
     return { ...this.stream.stats, transactions: this.transactions };
-  }
-
-  /** True while a stream is open. */
-  get open(): boolean {
-    return this.stream.open;
-  }
-
-  /** The accounts of the current filter. */
-  get watched(): readonly string[] {
-    return this.stream.watched;
-  }
-
-  /** Opens the stream (and keeps reopening it until `close`). */
-  start(): void {
-    this.stream.start();
-  }
-
-  /** Replaces the watched accounts; resolves once the server applied them (bounded). Never rejects. */
-  setAccounts(accounts: Iterable<string>): Promise<void> {
-    return this.stream.setAccounts(accounts);
-  }
-
-  /** Resolves once the server handled every request written before (bounded). Never rejects. */
-  sync(): Promise<void> {
-    return this.stream.sync();
-  }
-
-  /** Stops for good. */
-  close(): void {
-    this.stream.close();
   }
 }

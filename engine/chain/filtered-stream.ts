@@ -233,3 +233,41 @@ export class FilteredStream<Req extends Pingable, Upd extends Pongable> {
     for (const done of [...this.acks.values()]) done();
   }
 }
+
+/**
+ * What every watch over one {@link FilteredStream} exposes: the stream's state and its filter's life cycle, delegated.
+ * A watch subclass builds its stream in its constructor and adds what its updates mean.
+ */
+export abstract class FilteredWatch<Req extends Pingable, Upd extends Pongable> {
+  protected abstract readonly stream: FilteredStream<Req, Upd>;
+
+  /** True while a stream is open. */
+  get open(): boolean {
+    return this.stream.open;
+  }
+
+  /** The accounts of the current filter. */
+  get watched(): readonly string[] {
+    return this.stream.watched;
+  }
+
+  /** Opens the stream (and keeps reopening it until `close`). */
+  start(): void {
+    this.stream.start();
+  }
+
+  /** Replaces the watched accounts; resolves once the server applied them (bounded). Never rejects. */
+  setAccounts(accounts: Iterable<string>): Promise<void> {
+    return this.stream.setAccounts(accounts);
+  }
+
+  /** Resolves once the server handled every request written before (bounded). Never rejects. */
+  sync(): Promise<void> {
+    return this.stream.sync();
+  }
+
+  /** Stops for good. */
+  close(): void {
+    this.stream.close();
+  }
+}

@@ -15,7 +15,7 @@
  * `filtered-stream.ts`.
  */
 import bs58 from 'bs58';
-import { FilteredStream, type StreamClient, type WatchLog } from './filtered-stream.js';
+import { FilteredStream, FilteredWatch, type StreamClient, type WatchLog } from './filtered-stream.js';
 import { emptySubscribeRequest } from './geyser-transport.js';
 import { CommitmentLevel, yellowstone, type SubscribeRequest, type SubscribeUpdate } from './yellowstone.js';
 
@@ -62,8 +62,8 @@ export function txErrorJson(bincode: Uint8Array): string {
 }
 
 /** The watch (not started until `start`). */
-export class TxStageWatch {
-  private readonly stream: FilteredStream<SubscribeRequest, SubscribeUpdate>;
+export class TxStageWatch extends FilteredWatch<SubscribeRequest, SubscribeUpdate> {
+  protected readonly stream: FilteredStream<SubscribeRequest, SubscribeUpdate>;
   private readonly now: () => number;
   private readonly staleMs: number;
   private lastAt = 0;
@@ -71,6 +71,7 @@ export class TxStageWatch {
   readonly counts = { transactions: 0, slots: 0 };
 
   constructor(o: TxStageWatchOptions) {
+    super();
     this.now = o.now ?? Date.now;
     this.staleMs = o.staleMs ?? 3000;
     this.stream = new FilteredStream<SubscribeRequest, SubscribeUpdate>({
@@ -104,38 +105,8 @@ export class TxStageWatch {
     return this.stream.stats;
   }
 
-  /** True while a stream is open. */
-  get open(): boolean {
-    return this.stream.open;
-  }
-
   /** True while a stream is open and delivered something within `staleMs` (slot statuses flow all the time). */
   get live(): boolean {
     return this.stream.open && this.now() - this.lastAt < this.staleMs;
-  }
-
-  /** The accounts of the current filter. */
-  get watched(): readonly string[] {
-    return this.stream.watched;
-  }
-
-  /** Opens the stream (and keeps reopening it until `close`). */
-  start(): void {
-    this.stream.start();
-  }
-
-  /** Replaces the watched accounts; resolves once the server applied them (bounded). Never rejects. */
-  setAccounts(accounts: Iterable<string>): Promise<void> {
-    return this.stream.setAccounts(accounts);
-  }
-
-  /** Resolves once the server handled every request written before (bounded). Never rejects. */
-  sync(): Promise<void> {
-    return this.stream.sync();
-  }
-
-  /** Stops for good. */
-  close(): void {
-    this.stream.close();
   }
 }
