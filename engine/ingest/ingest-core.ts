@@ -184,6 +184,9 @@ export class IngestCore {
   applySnapshot(accounts: readonly AccountUpdate[], slot: bigint, confirmed = true): void {
     const dirty = new Set<PoolEntry>();
     for (const u of accounts) this.ingest(u, dirty);
+    // A pool held for the rest of its transaction on some stream is written by that stream's release (from the
+    // cache, which has this read too), never half-applied by a read in between.
+    for (const lane of this.lanes) if (lane.held.size > 0) for (const p of dirty) if (lane.held.has(p)) dirty.delete(p);
     // A read at processed commitment is optimistic like the stream's updates: its slot confirms on the slot stream.
     if (confirmed) this.writer.raiseConfirmedSlot(slot);
     if (slot > this.processedSlot) this.processedSlot = slot;
