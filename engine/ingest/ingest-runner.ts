@@ -299,8 +299,9 @@ export class IngestRunner {
   }
 
   /** Opens the streams the plan has and that are not open yet (streams are never closed before {@link stop}). */
-  private openStreams(plan: WatchPlan): void {
+  private openStreams(given: WatchPlan): void {
     if (!this.started || this.stopped) return;
+    const plan = this.plan ?? given;
     const max = this.maxStreams;
     for (let s = this.links.length; s < plan.streams.length && s < max; s++) {
       // A stream opened later resumes from the processed slot: writes since then are replayed, duplicates dropped.
@@ -396,10 +397,9 @@ export class IngestRunner {
     }, bound / 2);
   }
 
-  /** Sends each open stream its request as of now (widened or narrowed filters); opens streams the plan adds. */
+  /** Sends each open stream its request as of now (widened filters); a stream the plan adds opens on its own. */
   private rewriteRequests(): void {
     for (const l of this.links) if (l.live) l.write(this.request(l.stream));
-    if (this.plan) this.openStreams(this.plan);
   }
 
   /** Fetches accounts new pools need, applies them, and widens the subscriptions to watch them. */
@@ -545,6 +545,8 @@ export class IngestRunner {
         budgetBytes: budget,
       });
     }
+    // New pools that fit only a stream not open yet: open it now (its request is this plan's).
+    if (plan.streams.length > this.links.length) queueMicrotask(() => this.openStreams(plan));
     return plan;
   }
 

@@ -3,11 +3,13 @@
  * request), so the default universe's pools do not fit one request and PumpSwap and pump.fun pools go to overflow
  * Subscribe streams. A PumpSwap pool on an overflow stream is tradable: a swap moves its record to what a fresh read
  * of the chain gives and moves its token's price; two swaps on it in one slot are never seen mixed by a thread
- * reading its record in a tight loop; and dropping its stream reconnects that stream alone.
+ * reading its record in a tight loop; dropping its stream reconnects that stream alone; pools launched while
+ * streaming open a new stream when no stream has room, and past the cap are written not tradable.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ADAPTERS_BY_DEX_INDEX } from '../adapters/by-dex-index.js';
+import { decodeTokenAccount, encodeTokenAccount } from '../adapters/common/spl-layouts.js';
 import { ADAPTERS } from '../adapters/registry.js';
 import { Catalog } from '../catalog/catalog.js';
 import { createGeyserTransport } from '../chain/geyser-factory.js';
@@ -22,8 +24,9 @@ import { PoolSlab, VIEW_LATEST } from '../slab/pool-slab.js';
 import { Topology } from '../slab/topology.js';
 import { startLocalnet, type Localnet } from '../../fixtures/localnet/start-localnet.js';
 import type { DexSeedPool } from '../../fixtures/localnet/universe/dex-types.js';
+import { pumpswapScaleSeeder } from '../../fixtures/localnet/universe/pumpswap-scale.js';
 import type { AccountUpdate } from './account-update.js';
-import { IngestCore } from './ingest-core.js';
+import { IngestCore, RECORD_STATUS_UNWATCHED } from './ingest-core.js';
 import { IngestRunner } from './ingest-runner.js';
 import { SnapshotLoader } from './snapshot-loader.js';
 import { poolIndexOf } from './testing/pool-index.js';
@@ -254,4 +257,54 @@ test('dropping an overflow stream reconnects it alone; its pools stay live', asy
   const refSnap = newExactSnapshot();
   ref.slab.readExact(poolIndexOf(ref.slab, pool.address), VIEW_LATEST, refSnap);
   await waitFor(() => slab.readExact(index, VIEW_LATEST, snap) && quotable(snap) === quotable(refSnap), 5000, 'the record to match the chain');
+});
+
+test('pools launched while streaming go to a stream with room, a new one when none has, and beyond the cap are not watched', async () => {
+  const u = net.universe;
+  const launch = (seed: string, count: number): DexSeedPool[] => {
+    const r = pumpswapScaleSeeder(count)({
+      seed,
+      sol: u.token('SOL')!,
+      usdc: u.token('USDC')!,
+      usdt: u.token('USDT')!,
+      tokens: new Map(u.tokens.map((t) => [t.symbol, t])),
+      genesisSlot: net.ledger.slot,
+      addSupply: () => undefined,
+    });
+    net.ledger.write(r.accounts.filter((a) => !net.ledger.getAccount(a.address)));
+    return [...r.pools];
+  };
+  const streamsBefore = runner.stats.streams;
+  assert.ok(streamsBefore < 4, `${streamsBefore} streams open: room for one more`);
+  // Enough to fill what is left and open the next stream (an overflow stream holds about six of them at 1,200 bytes).
+  const first = launch('late-overflow-1', 8);
+  await waitFor(() => first.every((p) => runner.streamOf(p.address) !== undefined), 10_000, 'the launched pools to be placed');
+  await waitFor(() => runner.stats.streams > streamsBefore && runner.stats.connected, 10_000, 'a new stream');
+  assert.equal(core.unwatchedPools, 0);
+  const newest = first.find((p) => runner.streamOf(p.address) === runner.stats.streams - 1)!;
+  assert.ok(newest, 'a launched pool on the stream just opened');
+  const index = poolIndexOf(slab, newest.address);
+  const snap = newExactSnapshot();
+  await waitFor(() => slab.readExact(index, VIEW_LATEST, snap) && snap.status === 0, 5000, 'its record');
+  // The localnet's traders hold no account for a token launched after genesis: a deposit into the pool's quote
+  // vault (a write of that account, as a transfer makes) moves its state instead.
+  const quoteVault = net.ledger.getAccount(newest.dependencies[4]!)!;
+  const fields = decodeTokenAccount(quoteVault.data);
+  net.ledger.write([{ address: quoteVault.address, owner: quoteVault.owner, lamports: quoteVault.lamports + 1_000_000_000n, data: encodeTokenAccount({ ...fields, amount: fields.amount + 1_000_000_000n }) }]);
+  const ref = await referenceCore();
+  const refSnap = newExactSnapshot();
+  ref.slab.readExact(poolIndexOf(ref.slab, newest.address), VIEW_LATEST, refSnap);
+  await waitFor(() => slab.readExact(index, VIEW_LATEST, snap) && quotable(snap) === quotable(refSnap), 5000, 'the record of a pool on the new stream to match the chain');
+
+  // Past the cap: every stream full, the next pools are written not tradable and counted.
+  const second = launch('late-overflow-2', 30);
+  await waitFor(() => core.unwatchedPools > 0 && second.every((p) => core.registry.get(p.address) !== undefined), 10_000, 'pools left out');
+  assert.equal(runner.stats.streams, 4, 'the cap');
+  assert.equal(runner.feedStatus().unwatchedPools, core.unwatchedPools);
+  const out2 = second.filter((p) => runner.streamOf(p.address) === undefined);
+  assert.equal(out2.length, core.unwatchedPools);
+  for (const p of out2) {
+    assert.ok(slab.readExact(poolIndexOf(slab, p.address), VIEW_LATEST, snap));
+    assert.equal(snap.status, RECORD_STATUS_UNWATCHED);
+  }
 });
