@@ -71,7 +71,8 @@ async function waitFor(check: () => boolean, ms: number, what: string): Promise<
 }
 
 before(async () => {
-  net = await startLocalnet({ rpcPort: 0, grpcPort: 0, tps: 0, slotMs: 100 });
+  // A replay window of 4 s (40 slots): a stream kept away longer must resync.
+  net = await startLocalnet({ rpcPort: 0, grpcPort: 0, tps: 0, slotMs: 100, historySlots: 40 });
   slab = PoolSlab.create(256, 4096);
   mints = MintTable.create(256, 8192);
   core = new IngestCore({
@@ -259,6 +260,28 @@ test('dropping an overflow stream reconnects it alone; its pools stay live', asy
   await waitFor(() => slab.readExact(index, VIEW_LATEST, snap) && quotable(snap) === quotable(refSnap), 5000, 'the record to match the chain');
 });
 
+test("an overflow stream kept away past the replay window resyncs its own accounts; the others do not reconnect", async () => {
+  const pool = overflowPumpPool();
+  const index = poolIndexOf(slab, pool.address);
+  const snap = newExactSnapshot();
+  const connects = runner.streamStats().map((s) => s.connects);
+  const resyncs = runner.stats.resyncs;
+  // Its stream drops and cannot come back for 6 s (the window is 4 s); a buy lands meanwhile.
+  net.geyser.refuseStreams(6000);
+  runner.dropStream(pool.stream);
+  await waitFor(() => !runner.streamStats()[pool.stream]!.connected, 2000, 'the stream to drop');
+  assert.ok(slab.readExact(index, VIEW_LATEST, snap));
+  const out = net.simulator.swapNow(pool.address, false, snap.reserveB / 1_000n);
+  assert.equal(out.quote.status, 'OK');
+  await waitFor(() => runner.stats.resyncs > resyncs && !runner.stats.resyncPending, 20_000, "the stream's resync");
+  assert.equal(runner.stats.reloads, 0);
+  for (const [s, c] of connects.entries()) if (s !== pool.stream) assert.equal(runner.streamStats()[s]!.connects, c, `stream ${s} did not reconnect`);
+  const ref = await referenceCore();
+  const refSnap = newExactSnapshot();
+  ref.slab.readExact(poolIndexOf(ref.slab, pool.address), VIEW_LATEST, refSnap);
+  await waitFor(() => slab.readExact(index, VIEW_LATEST, snap) && quotable(snap) === quotable(refSnap), 5000, 'the record to match the chain');
+});
+
 test('pools launched while streaming go to a stream with room, a new one when none has, and beyond the cap are not watched', async () => {
   const u = net.universe;
   const launch = (seed: string, count: number): DexSeedPool[] => {
@@ -298,13 +321,16 @@ test('pools launched while streaming go to a stream with room, a new one when no
 
   // Past the cap: every stream full, the next pools are written not tradable and counted.
   const second = launch('late-overflow-2', 30);
-  await waitFor(() => core.unwatchedPools > 0 && second.every((p) => core.registry.get(p.address) !== undefined), 10_000, 'pools left out');
+  const unwatched = (p: DexSeedPool): boolean => {
+    const i = core.registry.get(p.address)?.index;
+    return i !== undefined && slab.readExact(i, VIEW_LATEST, snap) && snap.status === RECORD_STATUS_UNWATCHED;
+  };
+  // Each launched pool ends placed on a stream or left out, once its accounts are read.
+  await waitFor(() => second.every((p) => runner.streamOf(p.address) !== undefined || unwatched(p)), 10_000, 'every launched pool placed or left out');
+  assert.ok(core.unwatchedPools > 0, 'some left out');
   assert.equal(runner.stats.streams, 4, 'the cap');
   assert.equal(runner.feedStatus().unwatchedPools, core.unwatchedPools);
   const out2 = second.filter((p) => runner.streamOf(p.address) === undefined);
   assert.equal(out2.length, core.unwatchedPools);
-  for (const p of out2) {
-    assert.ok(slab.readExact(poolIndexOf(slab, p.address), VIEW_LATEST, snap));
-    assert.equal(snap.status, RECORD_STATUS_UNWATCHED);
-  }
+  for (const p of out2) assert.ok(unwatched(p), `${p.address} written not tradable`);
 });
