@@ -120,6 +120,8 @@ for (const count of counts) {
         const streamEnds = svc.lines.filter((l) => /geyser stream ended/.test(l)).length;
         // grpc-js names the code; the napi client prints only tonic's description of it.
         const exhausted = svc.lines.filter((l) => /RESOURCE_EXHAUSTED|Some resource has been exhausted/.test(l)).length;
+        // What ended the streams, and what the service logged as the streams came up (stderr, for diagnosis).
+        for (const l of svc.lines.filter((x) => /geyser stream ended|geyser subscribed|overflow Geyser stream|byte budget/.test(x)).slice(0, 12)) console.error(`  ${service.label}: ${l.slice(0, 400)}`);
         const loadedLine = readyMs === null ? null : await waitForLine(svc, /"startup snapshot loaded"/, 1000);
         const loaded = loadedLine === null ? 0 : (JSON.parse(loadedLine) as { pools: number }).pools;
         const row: Row = {

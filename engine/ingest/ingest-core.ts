@@ -137,10 +137,12 @@ export class IngestCore {
   }
 
   /**
-   * The accounts the stream must list by address, within `budgetBytes`: the Clock sysvar and every dependency the
-   * vault authority filters do not stream (known from its data; an account not read yet is listed). Pools whose
-   * addresses do not fit are written as {@link RECORD_STATUS_UNWATCHED} in both views and stay so: nothing would
-   * keep them fresh.
+   * The accounts each stream must list by address, within `budgetBytes` per stream and at most `maxStreams` streams
+   * (1: the primary alone): on the primary the Clock sysvar and every dependency the vault authority filters do not
+   * stream (known from its data; an account not read yet is listed), on an overflow stream every account of its
+   * pools. Each pool is placed on one stream for good (`PoolEntry.stream`); from then on its writes are applied from
+   * that stream only, in that stream's order. Pools whose addresses fit no stream are written as
+   * {@link RECORD_STATUS_UNWATCHED} in both views and stay so: nothing would keep them fresh.
    */
   watchPlan(budgetBytes = SUBSCRIBE_ADDRESS_BUDGET_BYTES, maxStreams = 1): WatchPlan {
     const plan = this.watch.apply(this.registry.all(), budgetBytes, maxStreams);
@@ -196,9 +198,9 @@ export class IngestCore {
   }
 
   /**
-   * A streamed account update. The writes of one transaction are applied together, as one state, when a write of
-   * another transaction arrives or at {@link endTurn}: a pool written by two transactions of one slot is seen after
-   * the first or after the second, never as a mix.
+   * A streamed account update, received on stream `stream`. The writes of one transaction are applied together, as
+   * one state, when a write of another transaction on the same stream arrives or at {@link endTurn}: a pool written
+   * by two transactions of one slot is seen after the first or after the second, never as a mix.
    */
   pushAccount(u: AccountUpdate, stream = PRIMARY_STREAM): void {
     this.counters.updates++;
