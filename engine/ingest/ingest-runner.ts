@@ -207,8 +207,8 @@ export class IngestRunner {
     // below what a page read are dropped as older). Outside the server's window, the runner resyncs instead.
     this.firstSlot = this.loader.lowestSlot > 0n ? this.loader.lowestSlot : slot;
     this.started = true;
-    // The plan decides how many streams there are; each opens from the snapshot's slot.
-    this.openStreams(this.currentPlan());
+    // The plan decides how many streams there are; each opens from the snapshot's lowest slot.
+    this.openStreams(this.currentPlan(), this.firstSlot);
     const ping = this.o.pingIntervalMs ?? 15_000;
     this.timers.push(setInterval(() => this.ping(), ping).unref());
     this.timers.push(setInterval(() => this.checkSilence(), Math.min(ping, 1000)).unref());
@@ -299,13 +299,14 @@ export class IngestRunner {
   }
 
   /** Opens the streams the plan has and that are not open yet (streams are never closed before {@link stop}). */
-  private openStreams(given: WatchPlan): void {
+  private openStreams(given: WatchPlan, fromSlot?: bigint): void {
     if (!this.started || this.stopped) return;
     const plan = this.plan ?? given;
     const max = this.maxStreams;
     for (let s = this.links.length; s < plan.streams.length && s < max; s++) {
-      // A stream opened later resumes from the processed slot: writes since then are replayed, duplicates dropped.
-      const from = s === PRIMARY_STREAM || this.o.core.lastProcessedSlot === 0n ? this.firstSlot : this.o.core.lastProcessedSlot;
+      // At start, from the snapshot's lowest slot; opened later (pools placed before their accounts are read), from
+      // the processed slot: the reads come after, and writes since then are replayed, duplicates dropped.
+      const from = fromSlot ?? (this.o.core.lastProcessedSlot > 0n ? this.o.core.lastProcessedSlot : this.firstSlot);
       const link = new StreamLink(s, from, this.host, { initialMs: this.o.backoffInitialMs ?? 100, maxMs: this.o.backoffMaxMs ?? 2000 });
       // Its pools' accounts were just read over RPC (snapshot or fetch round): as fresh as the primary.
       link.stats.lastUpdateAtMs = this.stats.lastUpdateAtMs;

@@ -88,33 +88,40 @@ test('beyond the last stream pools are left out, counted once; with one stream n
   assert.deepEqual(again.addresses, one.addresses);
 });
 
-test('a pool keeps its stream from plan to plan, whatever was discovered since', () => {
+test('a pool keeps its stream from plan to plan, whatever comes before it in discovery order', () => {
   // Pool 0 fills the primary (three more accounts of its own); overflow streams hold one pool each.
-  const pools = [pool(0, [key(900), key(901), key(902)]), ...Array.from({ length: 7 }, (_, i) => pool(i + 1))];
+  const pools = [pool(0, [key(900), key(901), key(902)]), ...Array.from({ length: 6 }, (_, i) => pool(i + 1))];
   const budget = bytes([CLOCK, ...pools[0]!.desc.dependencies]) + 20;
-  // Pool 1 is not read yet: deferred, not left out; the others take a stream each.
-  const unread = new Set([pools[1]!]);
-  const first = planWatch(pools, inputs({ budgetBytes: budget, maxStreams: 8, unread: (p) => unread.has(p) }));
+  const first = planWatch(pools, inputs({ budgetBytes: budget, maxStreams: 8 }));
   place(first);
   assert.equal(first.newlyUnwatched.length, 0);
-  assert.deepEqual(pools.map((p) => p.stream), [0, undefined, 1, 2, 3, 4, 5, 6]);
+  assert.deepEqual(pools.map((p) => p.stream), [0, 1, 2, 3, 4, 5, 6]);
   const before = first.streams.map((s) => [...s.addresses]);
-  // Read now, it comes before pools 2-7 in discovery order, yet goes to the next stream with room: nobody moves.
-  unread.clear();
-  const second = planWatch(pools, inputs({ budgetBytes: budget, maxStreams: 8 }));
+  // A pool met first this time (the order placement would follow if it were recomputed): it takes the stream with
+  // room, nobody moves for it.
+  const late = pool(7);
+  const second = planWatch([late, ...pools], inputs({ budgetBytes: budget, maxStreams: 8 }));
   place(second);
-  assert.deepEqual(second.placed.map(([p, s]) => [p.index, s]), [[pools[1]!.index, 7]]);
-  assert.deepEqual(pools.map((p) => p.stream), [0, 7, 1, 2, 3, 4, 5, 6]);
+  assert.deepEqual(second.placed.map(([p, s]) => [p.index, s]), [[late.index, 7]]);
+  assert.deepEqual(pools.map((p) => p.stream), [0, 1, 2, 3, 4, 5, 6]);
   for (const [i, st] of before.entries()) assert.deepEqual(second.streams[i]!.addresses, st, `stream ${i} lists the same`);
 });
 
-test('a pool not read yet does not go to an overflow stream, and is not left out', () => {
+test('a pool not read yet is placed where its accounts fit, listed; one that fits nowhere is deferred, not left out', () => {
   const pools = Array.from({ length: 4 }, (_, i) => pool(i));
+  // Room for one pool on the primary and none on an overflow stream (4 addresses do not fit 3 addresses' room).
   const budget = bytes([CLOCK, CONFIG]) + bytes(pools[0]!.desc.dependencies.slice(1)) + 5;
-  const plan = planWatch(pools, inputs({ budgetBytes: budget, unread: (p) => p !== pools[0] }));
+  const plan = planWatch(pools, inputs({ budgetBytes: budget, unread: (p) => p !== pools[0] && p !== pools[2] }));
   assert.deepEqual(plan.placed.map(([p, s]) => [p.index, s]), [[pools[0]!.index, 0]]);
-  assert.equal(plan.newlyUnwatched.length, 0);
+  assert.deepEqual(plan.newlyUnwatched, [pools[2]], 'read, and fits nowhere: left out');
   assert.equal(plan.streams.length, 1);
+  // With room on an overflow stream, an unread pool goes there at once: its stream carries what is written after
+  // its accounts are read.
+  // Room for one pool's four addresses: one pool on the primary, one on each overflow stream.
+  const roomy = bytes([CLOCK, CONFIG, pools[0]!.desc.address, ...pools[0]!.desc.dependencies.slice(1)]) + 20;
+  const fresh = Array.from({ length: 3 }, (_, i) => pool(10 + i));
+  const later = planWatch(fresh, inputs({ budgetBytes: roomy, unread: (p) => p !== fresh[0] }));
+  assert.deepEqual(later.placed.map(([p, s]) => [p.index, s]), [[fresh[0]!.index, 0], [fresh[1]!.index, 1], [fresh[2]!.index, 2]]);
 });
 
 test('on the primary, vaults of an authority cost nothing; on an overflow stream every account of the pool is listed', () => {

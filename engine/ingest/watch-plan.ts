@@ -93,9 +93,11 @@ class Listing {
  * (its pool account comes through the program filter); on an overflow stream, which has no filter but its list, a
  * pool lists its own account and every dependency: all of a pool's accounts reach ingest on one stream. Pools
  * placed before keep their stream (their cost only falls as vaults turn out to stream by authority); the others
- * are placed in discovery order on the first stream with room, each whole or not at all. A pool that fits nowhere
- * while `unread` says some of its accounts have not been read yet is skipped without being left out: it has no
- * record yet, and once read its vaults may turn out to stream through an authority filter (the next plan decides).
+ * are placed in discovery order on the first stream with room, each whole or not at all. A pool not read yet is
+ * placed too (its accounts counted as listed): placed before its accounts are read, its stream carries whatever is
+ * written after the read. A pool that fits nowhere while `unread` says some of its accounts have not been read yet
+ * is skipped without being left out: it has no record yet, and once read its vaults may turn out to stream through
+ * an authority filter (the next plan decides).
  */
 export function planWatch(pools: Iterable<PoolEntry>, o: WatchPlanInputs): WatchPlan {
   const maxStreams = Math.max(1, Math.floor(o.maxStreams));
@@ -157,10 +159,7 @@ export function planWatch(pools: Iterable<PoolEntry>, o: WatchPlanInputs): Watch
   const placed: (readonly [PoolEntry, number])[] = [];
   for (const p of fresh) {
     let at = -1;
-    // A pool not read yet waits for its accounts before it goes to an overflow stream: its vaults may turn out to
-    // stream by authority on the primary.
-    const streams = o.unread(p) ? 1 : maxStreams;
-    for (let s = 0; s < streams && at < 0; s++) {
+    for (let s = 0; s < maxStreams && at < 0; s++) {
       // A stream not open yet starts with the always-listed accounts.
       const list = s < lists.length ? lists[s]! : new Listing(o.always);
       const cost = costOn(p, s, list);
