@@ -235,7 +235,7 @@ export class IngestRunner {
     let lastUpdate = this.stats.lastUpdateAtMs;
     for (const l of this.links) {
       const own = core.streamProcessedSlot(l.stream);
-      const slot = own > l.startSlot ? own : l.startSlot;
+      const slot = own > l.freshAsOfSlot ? own : l.freshAsOfSlot;
       if (slot < processed) processed = slot;
       if (l.stats.lastUpdateAtMs < lastUpdate) lastUpdate = l.stats.lastUpdateAtMs;
     }
@@ -307,7 +307,7 @@ export class IngestRunner {
       // At start, from the snapshot's lowest slot; opened later (pools placed before their accounts are read), from
       // the processed slot: the reads come after, and writes since then are replayed, duplicates dropped.
       const from = fromSlot ?? (this.o.core.lastProcessedSlot > 0n ? this.o.core.lastProcessedSlot : this.firstSlot);
-      const link = new StreamLink(s, from, this.host, { initialMs: this.o.backoffInitialMs ?? 100, maxMs: this.o.backoffMaxMs ?? 2000 });
+      const link = new StreamLink(s, from, this.o.core.lastProcessedSlot, this.host, { initialMs: this.o.backoffInitialMs ?? 100, maxMs: this.o.backoffMaxMs ?? 2000 });
       // Its pools' accounts were just read over RPC (snapshot or fetch round): as fresh as the primary.
       link.stats.lastUpdateAtMs = this.stats.lastUpdateAtMs;
       this.links.push(link);

@@ -68,8 +68,13 @@ export class StreamLink {
   constructor(
     /** The stream's number: 0 the primary, then the overflow streams. */
     readonly stream: number,
-    /** The slot it first subscribed from (a floor for its processed slot until it reports one). */
+    /** The slot it first subscribes from (`from_slot`; 0n: from the present). */
     readonly startSlot: bigint,
+    /**
+     * The processed slot its pools' data was as fresh as when it opened (read over RPC, or streamed on the primary
+     * before they were placed here): a floor for its processed slot until it reports a newer one.
+     */
+    readonly freshAsOfSlot: bigint,
     private readonly host: StreamLinkHost,
     private readonly backoff: StreamLinkBackoff,
   ) {
