@@ -74,7 +74,7 @@ export interface LocalnetChild extends Child {
 }
 
 /** Starts `dist/fixtures/localnet/main.js` of `root` with `cpmmPools` CPMM pools, no simulated traffic. */
-export async function startLocalnetChild(root: string, cpmmPools: number): Promise<LocalnetChild> {
+export async function startLocalnetChild(root: string, cpmmPools: number, pumpswapPools = 0): Promise<LocalnetChild> {
   const ports = [await freePort(), await freePort(), await freePort(), await freePort()];
   const t0 = performance.now();
   const c = spawnChild(
@@ -88,6 +88,7 @@ export async function startLocalnetChild(root: string, cpmmPools: number): Promi
       '--metadata-port', String(ports[3]),
       '--tps', '0',
       '--pools', String(cpmmPools),
+      ...(pumpswapPools > 0 ? ['--pumpswap-pools', String(pumpswapPools)] : []),
     ],
     {},
     root,

@@ -15,6 +15,11 @@
  * the `geyser stream ended` lines seen by the end of the settle time (a refused request makes a reconnect loop)
  * and those naming `RESOURCE_EXHAUSTED`,
  * and `/health`'s `streamConnected` and `slotLag` at that moment.
+ *
+ * `--pumpswap-pools N` adds N PumpSwap pools to every localnet (the localnet's `--pumpswap-pools`; each pool's vaults
+ * and base mint are listed by address, so past ~26,000 of them one request cannot carry them): the rows then also
+ * give `/health`'s `streams` and `streamsConnected` (Subscribe streams open and subscribed; absent before them).
+ * `--service-env K=V,K=V` adds environment to every service started.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,6 +46,10 @@ const beforeRoot = flag('before-root', '');
 const services: { label: string; root: string }[] = [...(beforeRoot ? [{ label: 'before', root: resolve(beforeRoot) }] : []), { label: 'this', root: serviceRoot }];
 const settleMs = Number(flag('settle-ms', '5000'));
 const timeoutMs = Number(flag('timeout-s', '900')) * 1000;
+const pumpswapPools = Number(flag('pumpswap-pools', '0'));
+const serviceEnv: Record<string, string> = Object.fromEntries(
+  flag('service-env', '').split(',').filter((kv) => kv.includes('=')).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+);
 
 /** One measured start. */
 interface Row {
@@ -68,23 +77,28 @@ interface Row {
   streamConnected: boolean | null;
   slotLag: number | null;
   unwatchedPools: number;
+  /** `/health`'s Subscribe streams open and subscribed (null: a service that does not report them). */
+  streams: number | null;
+  streamsConnected: number | null;
 }
 
 const MiB = 1024 * 1024;
 const rows: Row[] = [];
 console.error(`service: ${serviceRoot}  localnet: ${here}`);
-for (const total of counts) {
-  const cpmm = Math.max(DEFAULT_CPMM_POOLS, total - OTHER_DEX_POOLS);
-  const net = await startLocalnetChild(here, cpmm);
-  console.error(`localnet with ${cpmm} CPMM pools ready in ${net.buildSeconds.toFixed(1)} s`);
+for (const count of counts) {
+  const cpmm = Math.max(DEFAULT_CPMM_POOLS, count - OTHER_DEX_POOLS);
+  const total = count + pumpswapPools;
+  const net = await startLocalnetChild(here, cpmm, pumpswapPools);
+  console.error(`localnet with ${cpmm} CPMM pools and ${pumpswapPools} more PumpSwap pools ready in ${net.buildSeconds.toFixed(1)} s`);
   try {
     for (const store of stores) for (const service of services) {
       const dataDir = mkdtempSync(join(tmpdir(), 'startup-scale-'));
       const schema = store === 'postgres' ? randomSchema('startup_scale') : undefined;
-      const env: Record<string, string> = schema ? { DATABASE_URL: testDatabaseUrl(), DATABASE_SCHEMA: schema } : {};
+      const env: Record<string, string> = { ...serviceEnv, ...(schema ? { DATABASE_URL: testDatabaseUrl(), DATABASE_SCHEMA: schema } : {}) };
       const svc = await startServiceChild(service.root, net, dataDir, env);
       let subscribedMs: number | null = null;
-      const subscribed = waitForLine(svc, /"geyser subscribed"/, timeoutMs)
+      // The primary stream's line (overflow streams log theirs with a nonzero `stream`).
+      const subscribed = waitForLine(svc, /"geyser subscribed"(?!.*"stream":[1-9])/, timeoutMs)
         .then((l) => {
           subscribedMs = performance.now() - svc.startedAt;
           return l;
@@ -98,12 +112,16 @@ for (const total of counts) {
         const atReady = processMemory(svc.pid);
         if (readyMs !== null) await new Promise((r) => setTimeout(r, settleMs));
         const settled = processMemory(svc.pid);
-        const health = await fetch(`${svc.base}/health`).then((r) => r.json() as Promise<{ streamConnected?: boolean; slotLag?: number | null; unwatchedPools?: number }>).catch(() => null);
+        const health = await fetch(`${svc.base}/health`)
+          .then((r) => r.json() as Promise<{ streamConnected?: boolean; slotLag?: number | null; unwatchedPools?: number; streams?: number; streamsConnected?: number }>)
+          .catch(() => null);
         const subLine = subscribedMs !== null ? await subscribed : null;
         const sub = subLine === null ? null : (JSON.parse(subLine) as { requestBytes?: number; streamedBytes?: number });
         const streamEnds = svc.lines.filter((l) => /geyser stream ended/.test(l)).length;
         // grpc-js names the code; the napi client prints only tonic's description of it.
         const exhausted = svc.lines.filter((l) => /RESOURCE_EXHAUSTED|Some resource has been exhausted/.test(l)).length;
+        // What ended the streams, and what the service logged as the streams came up (stderr, for diagnosis).
+        for (const l of svc.lines.filter((x) => /geyser stream ended|geyser subscribed|overflow Geyser stream|byte budget/.test(x)).slice(0, 12)) console.error(`  ${service.label}: ${l.slice(0, 400)}`);
         const loadedLine = readyMs === null ? null : await waitForLine(svc, /"startup snapshot loaded"/, 1000);
         const loaded = loadedLine === null ? 0 : (JSON.parse(loadedLine) as { pools: number }).pools;
         const row: Row = {
@@ -124,8 +142,10 @@ for (const total of counts) {
           streamConnected: health?.streamConnected ?? null,
           slotLag: health?.slotLag ?? null,
           unwatchedPools: health?.unwatchedPools ?? 0,
+          streams: health?.streams ?? null,
+          streamsConnected: health?.streamsConnected ?? null,
         };
-        const base = rows.find((r) => r.store === store && r.service === service.label && r.pools === counts[0]);
+        const base = rows.find((r) => r.store === store && r.service === service.label && r.pools === counts[0]! + pumpswapPools);
         if (base && total !== base.pools && readyMs !== null) row.perPoolKiB = round(((row.rssSettledMiB - base.rssSettledMiB) * 1024) / (row.loaded - base.loaded), 2);
         rows.push(row);
         console.log(JSON.stringify(row));
@@ -146,11 +166,11 @@ for (const r of rows) {
   const ready = r.readyS === null ? `not ready in ${timeoutMs / 1000} s` : String(r.readyS);
   console.log(`| ${r.pools.toLocaleString('en-US')} | ${r.service} | ${r.store} | ${r.loaded.toLocaleString('en-US')} | ${ready} | ${r.rssReadyMiB} | ${r.rssSettledMiB} | ${r.hwmMiB} | ${r.perPoolKiB ?? ''} |`);
 }
-console.log('\n| pools | service | store | first subscribed (s) | request bytes | listing every vault (bytes) | stream ends by settle end | RESOURCE_EXHAUSTED lines | streamConnected | slotLag | unwatched pools |');
-console.log('|---:|---|---|---:|---:|---:|---:|---:|---|---:|---:|');
+console.log('\n| pools | service | store | first subscribed (s) | request bytes | listing every vault (bytes) | stream ends by settle end | RESOURCE_EXHAUSTED lines | streamConnected | slotLag | unwatched pools | streams (connected) |');
+console.log('|---:|---|---|---:|---:|---:|---:|---:|---|---:|---:|---|');
 for (const r of rows) {
   const n = (x: number | null) => (x === null ? '' : x.toLocaleString('en-US'));
-  console.log(`| ${r.pools.toLocaleString('en-US')} | ${r.service} | ${r.store} | ${r.subscribedS ?? 'none'} | ${n(r.requestBytes)} | ${n(r.allListedBytes)} | ${r.streamEnds} | ${r.exhausted} | ${r.streamConnected ?? ''} | ${r.slotLag ?? ''} | ${r.unwatchedPools} |`);
+  console.log(`| ${r.pools.toLocaleString('en-US')} | ${r.service} | ${r.store} | ${r.subscribedS ?? 'none'} | ${n(r.requestBytes)} | ${n(r.allListedBytes)} | ${r.streamEnds} | ${r.exhausted} | ${r.streamConnected ?? ''} | ${r.slotLag ?? ''} | ${r.unwatchedPools} | ${r.streams === null ? '' : `${r.streams} (${r.streamsConnected})`} |`);
 }
 
 function round(x: number, digits: number): number {

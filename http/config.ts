@@ -14,6 +14,16 @@ export interface ServiceConfig {
   readonly geyserTransport: 'napi' | 'grpc-js';
   readonly geyserPingMs: number;
   readonly geyserSilenceMs: number;
+  /**
+   * Byte budget of the addresses one Subscribe request lists; unset: ingest's default, 3.5 MiB
+   * (`SUBSCRIBE_ADDRESS_BUDGET_BYTES`; smaller only in tests).
+   */
+  readonly geyserAddressBudgetBytes: number | undefined;
+  /**
+   * Most Subscribe streams ingest opens, the primary included (overflow streams carry what one request cannot);
+   * unset: ingest's default, 4 (`DEFAULT_MAX_STREAMS`).
+   */
+  readonly geyserMaxStreams: number | undefined;
   /** Period of the chain's slot polls over RPC (lag, dating of states, regressions). */
   readonly chainPollMs: number;
   /** /health answers 503 beyond this many slots behind the chain. */
@@ -90,6 +100,12 @@ function int(env: NodeJS.ProcessEnv, name: string, dflt: number, min = 0): numbe
   return v;
 }
 
+/** An integer setting that is absent unless set (the consumer's default applies). */
+function optionalInt(env: NodeJS.ProcessEnv, name: string, min: number): number | undefined {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? undefined : int(env, name, 0, min);
+}
+
 function positive(env: NodeJS.ProcessEnv, name: string, dflt: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return dflt;
@@ -111,6 +127,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     geyserTransport: transport,
     geyserPingMs: int(env, 'GEYSER_PING_MS', 15_000, 100),
     geyserSilenceMs: int(env, 'GEYSER_SILENCE_MS', 30_000, 500),
+    geyserAddressBudgetBytes: optionalInt(env, 'GEYSER_ADDRESS_BUDGET_BYTES', 256),
+    geyserMaxStreams: optionalInt(env, 'GEYSER_MAX_STREAMS', 1),
     chainPollMs: int(env, 'CHAIN_POLL_MS', 200, 20),
     healthMaxSlotLag: int(env, 'HEALTH_MAX_SLOT_LAG', 20, 1),
     healthMaxUpdateAgeMs: int(env, 'HEALTH_MAX_UPDATE_AGE_MS', 10_000, 100),

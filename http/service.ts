@@ -221,6 +221,8 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
       transport: cfg.geyserTransport,
       pingIntervalMs: cfg.geyserPingMs,
       silenceMs: cfg.geyserSilenceMs,
+      addressBudgetBytes: cfg.geyserAddressBudgetBytes,
+      maxStreams: cfg.geyserMaxStreams,
       statsIntervalMs: 1000,
       chainPollMs: cfg.chainPollMs,
     },

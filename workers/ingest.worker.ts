@@ -46,6 +46,8 @@ const runner: IngestRunner = new IngestRunner({
   chain,
   pingIntervalMs: data.pingIntervalMs,
   silenceMs: data.silenceMs,
+  addressBudgetBytes: data.addressBudgetBytes,
+  maxStreams: data.maxStreams,
   log: (level, msg, ctx) => post({ type: 'log', level, msg, ctx }),
   // The feed's status first (messages keep their order): /health can judge freshness from the first answer on.
   onReady: () => {

@@ -123,6 +123,10 @@ export interface IngestWorkerData {
   readonly transport: 'napi' | 'grpc-js';
   readonly pingIntervalMs: number;
   readonly silenceMs: number;
+  /** Byte budget of one Subscribe request's listed addresses (`GEYSER_ADDRESS_BUDGET_BYTES`). */
+  readonly addressBudgetBytes?: number;
+  /** Most Subscribe streams (`GEYSER_MAX_STREAMS`). */
+  readonly maxStreams?: number;
   readonly statsIntervalMs: number;
   /** Period of the feed-status reports (freshness for /health). */
   readonly feedIntervalMs?: number;

@@ -6,11 +6,14 @@
 
 /** What ingest reports about its feed. */
 export interface FeedStatus {
-  /** A Geyser stream is subscribed now. */
+  /** Every Geyser stream is subscribed now. */
   readonly connected: boolean;
-  /** Last account update or slot status received (pings and pongs do not count); 0 before the first. */
+  /**
+   * Last account update or slot status received (pings and pongs do not count); 0 before the first. With several
+   * streams, the oldest of each stream's last (a pool is as fresh as the stream that carries it).
+   */
   readonly lastUpdateAtMs: number;
-  /** Newest slot ingest has reported processed. */
+  /** Newest slot ingest has reported processed; with several streams, the slowest stream's. */
   readonly processedSlot: bigint;
   /** The chain's processed slot from the newest successful RPC poll (0 before the first). */
   readonly chainSlot: bigint;
@@ -33,6 +36,10 @@ export interface FeedStatus {
    * written as not tradable (never served as live). Absent: 0.
    */
   readonly unwatchedPools?: number;
+  /** Subscribe streams open: the primary and the overflow streams (absent: 1). */
+  readonly streams?: number;
+  /** Of those, subscribed now (`connected` is true when all are). */
+  readonly streamsConnected?: number;
 }
 
 /** Bounds beyond which the feed is not fresh. */

@@ -8,8 +8,8 @@ import type { IngestCore, SlotCommitment } from './ingest-core.js';
 
 const SLOT_STATUS: Record<number, SlotCommitment | undefined> = { 0: 'processed', 1: 'confirmed', 2: 'finalized' };
 
-/** Applies `u` to `core`; pings, pongs and other kinds are ignored. */
-export function applyGeyserUpdate(core: IngestCore, u: SubscribeUpdate): void {
+/** Applies `u`, received on stream `stream` (0: the primary), to `core`; pings, pongs and other kinds are ignored. */
+export function applyGeyserUpdate(core: IngestCore, u: SubscribeUpdate, stream = 0): void {
   const acc = u.account?.account;
   if (u.account && acc) {
     core.pushAccount({
@@ -23,11 +23,11 @@ export function applyGeyserUpdate(core: IngestCore, u: SubscribeUpdate): void {
       writeVersion: BigInt(acc.writeVersion),
       // Groups the writes of one transaction; an empty signature (the field sent with no bytes) is none.
       txnSignature: acc.txnSignature !== undefined && acc.txnSignature.length > 0 ? acc.txnSignature : undefined,
-    });
+    }, stream);
     return;
   }
   if (u.slot) {
     const status = SLOT_STATUS[u.slot.status];
-    if (status) core.slotStatus(BigInt(u.slot.slot), status);
+    if (status) core.slotStatus(BigInt(u.slot.slot), status, stream);
   }
 }

@@ -13,6 +13,11 @@ export interface PoolEntry {
   latestSlot: bigint;
   /** The watched accounts one swap writes together (`DexAdapter.swapWrites`), when more than one. */
   readonly swapSet?: readonly string[];
+  /**
+   * The Subscribe stream that carries all of this pool's accounts (0: the primary), set once by the watch plan
+   * (`watch-plan.ts`); undefined until then (the primary).
+   */
+  stream?: number;
 }
 
 /** Pools by address and by dependency. */

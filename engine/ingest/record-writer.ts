@@ -62,11 +62,19 @@ export class RecordWriter {
     if (slot > this.confirmed) this.confirmed = slot;
   }
 
-  /** A new Clock: kept for builds, published to the slab, and every clock-bound pool added to `dirty`. */
-  setClock(clock: ChainClock, dirty: Set<PoolEntry>): void {
+  /**
+   * A new Clock: kept for builds, published to the slab, and every clock-bound pool added to `dirty` (those `only`
+   * accepts, when given: the pools of the stream that delivered it).
+   */
+  setClock(clock: ChainClock, dirty: Set<PoolEntry>, only?: (p: PoolEntry) => boolean): void {
     this.clock = clock;
     this.opts.slab.setClock(clock);
-    for (const p of this.clockBound) dirty.add(p);
+    this.clockBoundInto(dirty, only);
+  }
+
+  /** Adds every clock-bound pool (those `only` accepts, when given) to `dirty`. */
+  clockBoundInto(dirty: Set<PoolEntry>, only?: (p: PoolEntry) => boolean): void {
+    for (const p of this.clockBound) if (only === undefined || only(p)) dirty.add(p);
   }
 
   /** Stops rebuilding `pool` on Clock updates (it is never written again). */

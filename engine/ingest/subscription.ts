@@ -53,10 +53,12 @@ export function toRpcFilters(f: ProgramFilter): RpcFilter[] {
  * The subscription: every adapter's pool and auxiliary filters by owner, its vault authorities' token accounts
  * (`<dex>:vaults:<n>`), the watched accounts by address (`watched`: what no filter above streams, see
  * `IngestCore.watchPlan`), and every slot status; at processed commitment, replaying from `fromSlot` when given.
+ * `primary` false: an overflow stream's request, the listed accounts and the slots only (no program or authority
+ * filter: those stream on the primary).
  */
-export function buildSubscribeRequest(adapters: readonly DexAdapter[], watched: readonly string[], fromSlot?: bigint): SubscribeRequest {
+export function buildSubscribeRequest(adapters: readonly DexAdapter[], watched: readonly string[], fromSlot?: bigint, primary = true): SubscribeRequest {
   const req = emptySubscribeRequest();
-  for (const a of adapters) {
+  for (const a of primary ? adapters : []) {
     for (const f of [...a.poolFilters, ...a.auxFilters]) {
       req.accounts[`${a.dex}:${f.name}`] = { account: [], owner: [a.programId], filters: toGeyserFilters(f) };
     }

@@ -54,15 +54,24 @@ export class WatchScope {
   }
 
   /**
-   * Plans the addresses the stream lists, within `budgetBytes` (see {@link planWatch}): the Clock sysvar and every
-   * dependency the authority filters do not stream (an account not read yet is listed). Pools newly left out are
-   * written as {@link RECORD_STATUS_UNWATCHED} in both views at their latest slot; the caller notifies the change
-   * and stops building them.
+   * Plans the addresses each stream lists, within `budgetBytes` per stream and at most `maxStreams` streams (see
+   * {@link planWatch}): the Clock sysvar on each, on the primary every dependency the authority filters do not
+   * stream (an account not read yet is listed), on an overflow stream every account of its pools. Pools placed are
+   * marked with their stream (`PoolEntry.stream`, for good); pools newly left out are written as
+   * {@link RECORD_STATUS_UNWATCHED} in both views at their latest slot; the caller notifies the change and stops
+   * building them.
    */
-  apply(pools: Iterable<PoolEntry>, budgetBytes: number): WatchPlan {
-    const plan = planWatch(pools, [CLOCK_SYSVAR], (a) => this.streamedByAuthority(a), this.unwatched, budgetBytes, (p) =>
-      p.desc.dependencies.some((d) => !this.cache.has(d)),
-    );
+  apply(pools: Iterable<PoolEntry>, budgetBytes: number, maxStreams = 1): WatchPlan {
+    const plan = planWatch(pools, {
+      always: [CLOCK_SYSVAR],
+      streamed: (a) => this.streamedByAuthority(a),
+      unwatched: this.unwatched,
+      budgetBytes,
+      maxStreams,
+      unread: (p) => p.desc.dependencies.some((d) => !this.cache.has(d)),
+      streamOf: (p) => p.stream,
+    });
+    for (const [p, s] of plan.placed) p.stream = s;
     if (plan.newlyUnwatched.length === 0) return plan;
     const fields = newRecordFields();
     fields.status = RECORD_STATUS_UNWATCHED;

@@ -2,7 +2,8 @@
  * GET /health: whether this instance's data is fresh, for load balancers and operators.
  *
  * 200 `{ status: 'ok', pools, slot, chainSlot, slotLag, lastUpdateAgeMs, ... }` while the live feed is fresh
- * (`unwatchedPools` when some pools could not be watched: they are served as not tradable, never as live);
+ * (`unwatchedPools` when some pools could not be watched: they are served as not tradable, never as live;
+ * `streams` and `streamsConnected`: the Subscribe streams open and subscribed, `streamConnected` true when all are);
  * 503 with Retry-After and `{ error, code: 'SERVICE_UNAVAILABLE', status, reason, details, ...the same fields }`
  * while warming (`status: 'warming'`) or stale (`status: 'stale'`, `reason` one of `reloading`, `resyncing`,
  * `slot-lag`, `stream-silent`, `no-feed`; bounds in {@link FreshnessBounds}). Data routes keep answering while
@@ -58,6 +59,9 @@ export function healthRoute(svc: PriceService, deps: HealthDeps = {}): RouteDef 
         lastUpdateAgeMs: a.lastUpdateAgeMs,
         chainSlotAgeMs: a.chainSlotAgeMs,
         streamConnected: feed.connected,
+        // Subscribe streams open (the primary and its overflow streams) and how many are subscribed now.
+        streams: feed.streams ?? 1,
+        streamsConnected: feed.streamsConnected ?? (feed.connected ? 1 : 0),
         resyncs: feed.resyncs,
         resyncFailures: feed.resyncFailures,
         reloads: feed.reloads,
