@@ -25,6 +25,8 @@ import { DeshredWatch } from '../engine/chain/deshred-watch.js';
 import { TxStageWatch } from '../engine/chain/tx-stage-watch.js';
 import { createGeyserTransport } from '../engine/chain/geyser-factory.js';
 import { createDeshredClient } from '../engine/chain/geyser-deshred.js';
+import { AccountWatch } from '../engine/chain/account-watch.js';
+import { AccountStreams } from '../engine/services/account-streams.js';
 import { RpcClient } from '../engine/chain/rpc-client.js';
 import { QuoteStreams } from '../engine/services/quote-stream.js';
 import { ADAPTERS_BY_DEX_INDEX } from '../engine/adapters/by-dex-index.js';
@@ -82,6 +84,8 @@ export interface RunningService {
   readonly quoteStreams: QuoteStreams;
   /** The Geyser sources of the transaction tracker (null without a Geyser endpoint; tests wait for their streams). */
   readonly txSignals: GeyserSignals | null;
+  /** The account streams of GET /v1/stream/accounts (null without a Geyser endpoint; tests read their filter). */
+  readonly accountStreams: AccountStreams | null;
   /** Resolves when the startup snapshot is loaded. */
   readonly ready: Promise<void>;
   close(): Promise<void>;
@@ -246,6 +250,10 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
       )
     : null;
   const txTracking = new TxTrackingService(tracker, geyserSignals);
+  // GET /v1/stream/accounts: one Subscribe stream per commitment, its filter every client's accounts and owners.
+  const accountStreams = cfg.geyserUrl
+    ? new AccountStreams((commitment, onAccount) => new AccountWatch({ connect: () => createGeyserTransport(cfg.geyserTransport, geyserEndpoint), commitment, onAccount, log: watchLog }))
+    : null;
   const expectLanded = (signature: string, feePayer: string): Promise<void> => txTracking.expect(signature, feePayer);
   log.info('attestation key', { publicKey: attestation.publicKey.publicKey, source: attestation.source });
   const swapSubmit = openSwapSubmit(cfg, sendRpc, expectLanded);
@@ -290,6 +298,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     marketData,
     priceHistory,
     quoteStreams,
+    ...(accountStreams ? { accountStreams } : {}),
     heartbeatMs: cfg.sseHeartbeatMs,
     health: {
       feed: () => ingest.feed(),
@@ -299,6 +308,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
   const admin = await startAdminServer({ keys, token: loadAdminToken(cfg.dataDir, cfg.adminToken), host: cfg.adminHost, port: cfg.adminPort });
   writeAdminEndpoint(cfg.dataDir, { url: admin.url, pid: process.pid });
   geyserSignals?.start();
+  accountStreams?.start();
   log.info('listening', {
     port: server.port,
     admin: admin.url,
@@ -320,6 +330,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     quoteStore,
     quoteStreams,
     txSignals: geyserSignals,
+    accountStreams,
     ready,
     flushUsage: async () => {
       await usage.flush();
@@ -333,6 +344,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
       await server.close();
       rebroadcaster.close();
       geyserSignals?.close();
+      accountStreams?.close();
       tracker.close();
       blockhashes.close();
       quoteStreams.close();
