@@ -41,7 +41,7 @@ class Demux {
   private readonly byOwner = new Map<string, Set<Client>>();
   private started = false;
 
-  constructor(readonly watch: AccountWatch) {}
+  constructor(readonly watch: AccountWatchLike) {}
 
   start(): void {
     if (this.started) return;
@@ -107,8 +107,11 @@ function remove(m: Map<string, Set<Client>>, keys: ReadonlySet<string>, c: Clien
   return shrank;
 }
 
+/** What the streams need of a watch (`AccountWatch` has this shape). */
+export type AccountWatchLike = Pick<AccountWatch, 'start' | 'setInterest' | 'close' | 'watched' | 'open'>;
+
 /** Makes the watch of a commitment; `onAccount` is where its updates go. */
-export type AccountWatchFactory = (commitment: AccountCommitment, onAccount: (u: AccountUpdate) => void) => AccountWatch;
+export type AccountWatchFactory = (commitment: AccountCommitment, onAccount: (u: AccountUpdate) => void) => AccountWatchLike;
 
 /** The service's account streams. */
 export class AccountStreams {
