@@ -78,3 +78,27 @@ test('filters written on change and acknowledged; updates reported with base58 k
   watch.close();
   assert.equal(s.closed, true);
 });
+
+test('an interest set while no stream is open is applied once a stream opened with it and acknowledged it', async () => {
+  const server = fakeServer();
+  const watch = new AccountWatch({ connect: server.connect, commitment: 'confirmed', onAccount: () => undefined, ackTimeoutMs: 60_000 });
+  const first = server.next();
+  let done = false;
+  const applied = watch.setInterest({ accounts: [A], owners: [] }).then(() => (done = true));
+  watch.start();
+  const s = await first;
+  assert.deepEqual(s.writes[0]!.accounts['accounts']!.account, [A], 'opened with the filter');
+  assert.equal(done, false, 'not before the pong');
+  const last = s.writes.at(-1)!;
+  assert.ok(last.ping);
+  assert.deepEqual(last.accounts['accounts']!.account, [A]);
+  s.h.onUpdate({ filters: [], pong: { id: last.ping.id } } as unknown as SubscribeUpdate);
+  await applied;
+  // Released by close while waiting for a stream.
+  const again = new AccountWatch({ connect: () => new Promise(() => undefined), commitment: 'processed', onAccount: () => undefined });
+  again.start();
+  const pending = again.setInterest({ accounts: [A], owners: [] });
+  again.close();
+  await pending;
+  watch.close();
+});

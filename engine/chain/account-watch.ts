@@ -76,6 +76,8 @@ function split(keys: readonly string[]): AccountInterest {
 /** The watch (not started until `start`). */
 export class AccountWatch {
   private readonly stream: FilteredStream<SubscribeRequest, SubscribeUpdate>;
+  /** `setInterest` callers waiting for a stream to open (and acknowledge the filter it opened with). */
+  private openWaiters: (() => void)[] = [];
   /** Account updates reported. */
   readonly counts = { accounts: 0 };
 
@@ -85,6 +87,13 @@ export class AccountWatch {
       connect: o.connect,
       request: (keys) => accountWatchRequest(split(keys), o.commitment),
       onLost: o.onLost,
+      // Why sync: the filter written at open (the ping after a set during the open carries it too) is applied once
+      // its pong is back.
+      onOpen: () => {
+        const waiters = this.openWaiters;
+        this.openWaiters = [];
+        if (waiters.length > 0) void this.stream.sync().then(() => waiters.forEach((w) => w()));
+      },
       onUpdate: (u) => {
         const a = u.account?.account;
         if (!a) return;
@@ -128,13 +137,22 @@ export class AccountWatch {
     this.stream.start();
   }
 
-  /** Replaces the filter; resolves once the server applied it (bounded). Never rejects. */
+  /**
+   * Replaces the filter; resolves once the server applied it (the pong of the ping after the write, bounded by the
+   * ack timeout) or, while no stream is open, once the next stream opened with it and acknowledged it (unbounded:
+   * the filter is not live before). Never rejects; released by `close`.
+   */
   setInterest(interest: AccountInterest): Promise<void> {
-    return this.stream.setAccounts([...interest.accounts.map((a) => ACCOUNT + a), ...interest.owners.map((o) => OWNER + o)]);
+    const applied = this.stream.setAccounts([...interest.accounts.map((a) => ACCOUNT + a), ...interest.owners.map((o) => OWNER + o)]);
+    if (this.stream.open) return applied;
+    return new Promise<void>((resolve) => this.openWaiters.push(resolve));
   }
 
-  /** Stops for good. */
+  /** Stops for good (callers waiting for a stream are let go). */
   close(): void {
     this.stream.close();
+    const waiters = this.openWaiters;
+    this.openWaiters = [];
+    waiters.forEach((w) => w());
   }
 }

@@ -52,7 +52,8 @@ class Demux {
   add(c: Client): Promise<void> {
     const grew = [add(this.byAccount, c.accounts, c), add(this.byOwner, c.owners, c)].some(Boolean);
     this.start();
-    return grew ? this.write() : Promise.resolve();
+    // Why write while the stream is down too: `applied` then waits for the stream to open with the filter.
+    return grew || !this.watch.open ? this.write() : Promise.resolve();
   }
 
   remove(c: Client): void {
