@@ -105,3 +105,22 @@ test('one watch per commitment; confirmed opened on its first client; nothing af
   late.stop();
   assert.equal(watches.size, 2);
 });
+
+test('admits: an interest that would grow the filter past the caps is refused; keys already watched are free', () => {
+  const watches = new Map<AccountCommitment, FakeWatch>();
+  const streams = new AccountStreams((c, onAccount) => {
+    const w = new FakeWatch(onAccount);
+    watches.set(c, w);
+    return w;
+  }, { accounts: 3, owners: 1 });
+  assert.equal(streams.admits({ accounts: ['A1', 'A2', 'A3', 'A4'], owners: [], commitment: 'processed' }), false);
+  assert.equal(streams.admits({ accounts: [], owners: ['P1', 'P2'], commitment: 'processed' }), false);
+  const a = streams.subscribe({ accounts: ['A1', 'A2'], owners: ['P1'], commitment: 'processed' }, () => undefined);
+  assert.equal(streams.admits({ accounts: ['A1', 'A2', 'A3'], owners: ['P1'], commitment: 'processed' }), true);
+  assert.equal(streams.admits({ accounts: ['A3', 'A4'], owners: [], commitment: 'processed' }), false);
+  assert.equal(streams.admits({ accounts: [], owners: ['P2'], commitment: 'processed' }), false);
+  assert.equal(streams.admits({ accounts: ['A3', 'A4'], owners: ['P2'], commitment: 'confirmed' }), true, 'another commitment, another filter');
+  a.stop();
+  assert.equal(streams.admits({ accounts: ['A3', 'A4'], owners: ['P2'], commitment: 'processed' }), true, 'room again');
+  streams.close();
+});

@@ -17,6 +17,11 @@ export const MAX_STREAM_ACCOUNTS = 100;
 /** Most owner programs per connection. */
 export const MAX_STREAM_OWNERS = 10;
 
+/** Most accounts in one watch's filter (the union of its clients), so a Geyser server's filter limits are not met. */
+export const MAX_WATCHED_ACCOUNTS = 10_000;
+/** Most owner programs in one watch's filter. */
+export const MAX_WATCHED_OWNERS = 100;
+
 /** One client's interest. */
 export interface AccountStreamInterest extends AccountInterest {
   readonly commitment: AccountCommitment;
@@ -42,6 +47,19 @@ class Demux {
   private started = false;
 
   constructor(readonly watch: AccountWatchLike) {}
+
+  /** Keys of `keys` not in the filter yet. */
+  fresh(keys: readonly string[], owners: boolean): number {
+    const m = owners ? this.byOwner : this.byAccount;
+    let n = 0;
+    for (const k of new Set(keys)) if (!m.has(k)) n++;
+    return n;
+  }
+
+  /** Accounts and owners in the filter. */
+  get sizes(): { accounts: number; owners: number } {
+    return { accounts: this.byAccount.size, owners: this.byOwner.size };
+  }
 
   start(): void {
     if (this.started) return;
@@ -119,7 +137,21 @@ export class AccountStreams {
   private readonly demux = new Map<AccountCommitment, Demux>();
   private closed = false;
 
-  constructor(private readonly makeWatch: AccountWatchFactory) {}
+  constructor(
+    private readonly makeWatch: AccountWatchFactory,
+    private readonly caps: { readonly accounts: number; readonly owners: number } = { accounts: MAX_WATCHED_ACCOUNTS, owners: MAX_WATCHED_OWNERS },
+  ) {}
+
+  /**
+   * False when the interest would grow its commitment's filter past `MAX_WATCHED_ACCOUNTS` or
+   * `MAX_WATCHED_OWNERS` (the route answers 503; checked at connect, right before `subscribe`).
+   */
+  admits(interest: AccountStreamInterest): boolean {
+    const d = this.demux.get(interest.commitment);
+    if (!d) return interest.accounts.length <= this.caps.accounts && interest.owners.length <= this.caps.owners;
+    const { accounts, owners } = d.sizes;
+    return accounts + d.fresh(interest.accounts, false) <= this.caps.accounts && owners + d.fresh(interest.owners, true) <= this.caps.owners;
+  }
 
   /** Registers a client; `send` gets each update that matches its interest. */
   subscribe(interest: AccountStreamInterest, send: (u: AccountUpdate) => void): AccountSubscription {

@@ -8,7 +8,8 @@
  * this interest, then one `account` event per update:
  * `{ pubkey, owner, data (base64), dataSize, lamports, slot, writeVersion, executable, rentEpoch, txnSignature }`
  * (`lamports`, `writeVersion`, `rentEpoch` decimal strings; `txnSignature` null when Geyser names none).
- * A backpressured client keeps only the latest update per account.
+ * A backpressured client keeps only the latest update per account. 503 `SERVICE_UNAVAILABLE` when the service's
+ * filter at that commitment is full (`MAX_WATCHED_ACCOUNTS`, `MAX_WATCHED_OWNERS`).
  */
 import { MAX_STREAM_ACCOUNTS, MAX_STREAM_OWNERS, type AccountCommitment, type AccountStreams, type AccountUpdate } from '../../engine/services/account-streams.js';
 import { isMint } from '../../engine/services/price-service.js';
@@ -98,6 +99,7 @@ export function accountStreamRoute(streams: AccountStreams, hub: SseHub): RouteD
     anonCacheTtlMs: 0,
     handler: (ctx) => {
       const q = parseAccountStreamRequest(ctx);
+      if (!streams.admits(q)) throw new ApiError('SERVICE_UNAVAILABLE', 'Account stream capacity reached', { details: 'the service watches as many accounts and owners as it allows; retry later' });
       return {
         stream: {
           firstFrame: sseFrame('ready', { ts: Date.now(), accounts: q.accounts, owners: q.owners, commitment: q.commitment }),
