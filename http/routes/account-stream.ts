@@ -86,6 +86,22 @@ export function accountEvent(u: AccountUpdate, dataOffset: number, dataLength: n
   };
 }
 
+/**
+ * Serialized `account` frames per update and slice: an update going to many clients (the same owner, the same
+ * account) is encoded once per distinct slice, not once per client. Weak: gone with the update.
+ */
+const frames = new WeakMap<AccountUpdate, Map<string, string>>();
+
+/** The `account` frame of an update for a slice (memoized, see {@link frames}). */
+export function accountFrame(u: AccountUpdate, dataOffset: number, dataLength: number): string {
+  let m = frames.get(u);
+  if (!m) frames.set(u, (m = new Map()));
+  const key = `${dataOffset}:${dataLength}`;
+  let f = m.get(key);
+  if (f === undefined) m.set(key, (f = sseFrame('account', accountEvent(u, dataOffset, dataLength))));
+  return f;
+}
+
 /** The account stream route. */
 export function accountStreamRoute(streams: AccountStreams, hub: SseHub): RouteDef {
   return {
@@ -105,7 +121,7 @@ export function accountStreamRoute(streams: AccountStreams, hub: SseHub): RouteD
           firstFrame: sseFrame('ready', { ts: Date.now(), accounts: q.accounts, owners: q.owners, commitment: q.commitment }),
           open: (client) => {
             // Key per account: a backpressured client keeps the latest state of each account.
-            const sub = streams.subscribe(q, (u) => hub.send(client, `a:${u.pubkey}`, sseFrame('account', accountEvent(u, q.dataOffset, q.dataLength))));
+            const sub = streams.subscribe(q, (u) => hub.send(client, `a:${u.pubkey}`, accountFrame(u, q.dataOffset, q.dataLength)));
             hub.onClose(client, () => sub.stop());
             void sub.applied.then(() => hub.send(client, 'subscribed', sseFrame('subscribed', { ts: Date.now() })));
           },
