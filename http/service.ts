@@ -308,7 +308,6 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
   const admin = await startAdminServer({ keys, token: loadAdminToken(cfg.dataDir, cfg.adminToken), host: cfg.adminHost, port: cfg.adminPort });
   writeAdminEndpoint(cfg.dataDir, { url: admin.url, pid: process.pid });
   geyserSignals?.start();
-  accountStreams?.start();
   log.info('listening', {
     port: server.port,
     admin: admin.url,

@@ -1,7 +1,7 @@
 /**
  * The account streams over fake watches: the filter is the union of the clients' accounts and owners, written only
  * when it changes, shrunk when a client goes; updates go to the clients whose accounts or owners match, once each;
- * one watch per commitment, processed opened by `start`, confirmed on its first client.
+ * one watch per commitment, opened on its first client.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -44,10 +44,10 @@ const upd = (pubkey: string, owner: string): AccountUpdate => ({ pubkey, owner, 
 
 test('the filter is the union of the clients, written on change only, shrunk as clients go', async () => {
   const { streams, watches } = setup();
-  streams.start();
+  assert.equal(watches.size, 0, 'no watch before a client');
+  const a = streams.subscribe({ accounts: ['A1', 'A2'], owners: [], commitment: 'processed' }, () => undefined);
   const w = watches.get('processed')!;
   assert.equal(w.started, 1);
-  const a = streams.subscribe({ accounts: ['A1', 'A2'], owners: [], commitment: 'processed' }, () => undefined);
   await a.applied;
   const b = streams.subscribe({ accounts: ['A2'], owners: ['P1'], commitment: 'processed' }, () => undefined);
   await b.applied;
@@ -77,7 +77,7 @@ test('updates go to the clients whose accounts or owners match, once each', asyn
   streams.subscribe({ accounts: ['A1'], owners: ['P1'], commitment: 'processed' }, (u) => got.b.push(u.pubkey));
   streams.subscribe({ accounts: ['X'], owners: ['P2'], commitment: 'processed' }, (u) => got.c.push(u.pubkey));
   const w = watches.get('processed')!;
-  assert.equal(w.started, 1, 'started by the first client without start()');
+  assert.equal(w.started, 1, 'started once');
   w.deliver(upd('A1', 'P1'));
   w.deliver(upd('A9', 'P1'));
   w.deliver(upd('A8', 'P3'));
@@ -85,16 +85,16 @@ test('updates go to the clients whose accounts or owners match, once each', asyn
   streams.close();
 });
 
-test('one watch per commitment; confirmed opened on its first client; nothing after close', () => {
+test('one watch per commitment, opened on its first client; nothing after close', () => {
   const { streams, watches } = setup();
-  streams.start();
+  streams.subscribe({ accounts: ['B'], owners: [], commitment: 'processed' }, () => undefined);
   assert.deepEqual([...watches.keys()], ['processed']);
   const seen: string[] = [];
   streams.subscribe({ accounts: [], owners: ['P1'], commitment: 'confirmed' }, (u) => seen.push(u.pubkey));
   const conf = watches.get('confirmed')!;
   assert.equal(conf.started, 1);
   assert.deepEqual(conf.watched, { accounts: [], owners: ['P1'] });
-  assert.deepEqual(watches.get('processed')!.watched, { accounts: [], owners: [] });
+  assert.deepEqual(watches.get('processed')!.watched, { accounts: ['B'], owners: [] });
   watches.get('processed')!.deliver(upd('A', 'P1'));
   assert.deepEqual(seen, [], 'a processed update is not a confirmed client\'s');
   conf.deliver(upd('A', 'P1'));

@@ -3,8 +3,8 @@
  * a commitment) served by ONE Geyser account watch per commitment for the whole service. A watch's filter is the
  * union of its clients' accounts and owners, rewritten when a client comes or goes (only when the union changed);
  * each update goes to the clients whose accounts hold its pubkey or whose owners hold its owner (once per client).
- * The processed watch is opened by `start` (the service starts it once listening), the confirmed watch on its
- * first client; both stay open (empty filter: nothing flows but pongs). `applied` resolves on the pong after the
+ * A commitment's watch opens on its first client and stays open (empty filter: nothing flows but pongs), so a
+ * service nobody streams accounts from holds no Geyser stream for them. `applied` resolves on the pong after the
  * filter write (bounded by the watch's ack timeout), or at once while the stream is down: the filter then goes out
  * with the next open.
  */
@@ -168,11 +168,6 @@ export class AccountStreams {
         d.remove(c);
       },
     };
-  }
-
-  /** Opens the processed watch now (the usual commitment), so a first client finds its stream open. */
-  start(): void {
-    if (!this.closed) this.demuxOf('processed').start();
   }
 
   /** The filter of a commitment's watch (empty before its first client). */
