@@ -71,7 +71,7 @@ const TABLE: readonly Row[] = [
   R('GET', '/v1/quote/stream', 'key', true, () => 200, true),
   R('GET', '/v1/stream/prices', 'key', true, () => 200, true),
   R('GET', '/v1/stream/pools', 'key', true, () => 200, true),
-  R('GET', '/v1/stream/accounts', 'key', true, NB, true),
+  R('GET', '/v1/stream/accounts', 'key', true, () => 200, true),
   // Built: the key's own submissions (no signatures= needed).
   R('GET', '/v1/stream/tx', 'key', true, () => 200, true),
   R('POST', '/v1/webhooks', 'key', false),
@@ -116,6 +116,7 @@ const QUERY: Readonly<Record<string, string>> = {
   '/v1/quote/stream': 'inputMint=SOL&outputMint=USDC&amount=1000000',
   '/v1/portfolio/pnl': `wallets=${WALLET}`,
   '/v1/stream/portfolio/pnl': `wallets=${WALLET}`,
+  '/v1/stream/accounts': `accounts=${WALLET}`,
 };
 
 test('the table holds every route the spec names, and only those', () => {

@@ -88,8 +88,8 @@ const BURSTS: readonly Burst[] = [
   { category: 'tokens', tier: 'anonymous', method: 'GET', path: '/v1/tokens', okStatus: 200 },
   { category: 'logo', tier: 'anonymous', method: 'GET', path: `/v1/tokens/${WALLETS[1]}/logo`, okStatus: 501 },
   { category: 'history', tier: 'free', method: 'GET', path: `/v1/history/balance?walletAddress=${WALLETS[0]}`, okStatus: 501 },
-  // A stream route not built yet: its answer ends (an open stream would hold the burst's read).
-  { category: 'stream', tier: 'free', method: 'GET', path: '/v1/stream/accounts', okStatus: 501 },
+  // A stream request refused as malformed (nothing to stream): its answer ends (an open stream would hold the burst's read).
+  { category: 'stream', tier: 'free', method: 'GET', path: '/v1/stream/accounts', okStatus: 400 },
   { category: 'send', tier: 'starter', method: 'POST', path: '/v1/send', okStatus: 400 },
   { category: 'webhooks', tier: 'free', method: 'POST', path: '/v1/webhooks', okStatus: 501 },
   { category: 'supply', tier: 'anonymous', method: 'GET', path: '/v1/venum/fdv', okStatus: 501 },

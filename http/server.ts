@@ -11,6 +11,7 @@ import type { SwapSubmitService } from '../engine/services/swap-submit-service.j
 import type { SwapBuildService } from '../engine/services/swap-build-service.js';
 import type { MarketData } from '../engine/services/market-data.js';
 import type { PriceHistory } from '../engine/services/price-history.js';
+import type { AccountStreams } from '../engine/services/account-streams.js';
 import type { QuoteStreams } from '../engine/services/quote-stream.js';
 import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import type { PriceService } from '../engine/services/price-service-types.js';
@@ -84,6 +85,8 @@ export interface ServerOptions {
   readonly priceHistory?: PriceHistory;
   /** Serves `GET /metrics` on this port too (`METRICS_PUBLIC=1`); absent: 404 here (the admin listener has it). */
   readonly publicMetrics?: MetricsText;
+  /** The Geyser account streams (absent: GET /v1/stream/accounts answers 501). */
+  readonly accountStreams?: AccountStreams;
   /** How long `close()` waits for in-flight requests before dropping connections; default 5000 ms. */
   readonly shutdownGraceMs?: number;
 }
@@ -136,6 +139,7 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
     ...(opts.swapBuild ? { swapBuild: opts.swapBuild } : {}),
     ...(opts.marketData ? { marketData: { market: opts.marketData, hub } } : {}),
     ...(opts.priceHistory ? { priceHistory: opts.priceHistory } : {}),
+    ...(opts.accountStreams ? { accountStreams: { streams: opts.accountStreams, hub } } : {}),
     ...(opts.quoteStreams ? { quoteStreams: { streams: opts.quoteStreams, hub } } : {}),
     ...(opts.anonCacheTtlMs === undefined ? {} : { anonCacheTtlMs: opts.anonCacheTtlMs }),
   });

@@ -25,6 +25,8 @@ import { DeshredWatch } from '../engine/chain/deshred-watch.js';
 import { TxStageWatch } from '../engine/chain/tx-stage-watch.js';
 import { createGeyserTransport } from '../engine/chain/geyser-factory.js';
 import { createDeshredClient } from '../engine/chain/geyser-deshred.js';
+import { AccountWatch } from '../engine/chain/account-watch.js';
+import { AccountStreams } from '../engine/services/account-streams.js';
 import { RpcClient } from '../engine/chain/rpc-client.js';
 import { QuoteStreams } from '../engine/services/quote-stream.js';
 import { ADAPTERS_BY_DEX_INDEX } from '../engine/adapters/by-dex-index.js';
@@ -85,6 +87,8 @@ export interface RunningService {
   readonly quoteStreams: QuoteStreams;
   /** The Geyser sources of the transaction tracker (null without a Geyser endpoint; tests wait for their streams). */
   readonly txSignals: GeyserSignals | null;
+  /** The account streams of GET /v1/stream/accounts (null without a Geyser endpoint; tests read their filter). */
+  readonly accountStreams: AccountStreams | null;
   /** Resolves when the startup snapshot is loaded. */
   readonly ready: Promise<void>;
   close(): Promise<void>;
@@ -269,6 +273,10 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
       )
     : null;
   const txTracking = new TxTrackingService(tracker, geyserSignals);
+  // GET /v1/stream/accounts: one Subscribe stream per commitment, its filter every client's accounts and owners.
+  const accountStreams = cfg.geyserUrl
+    ? new AccountStreams((commitment, onAccount) => new AccountWatch({ connect: () => createGeyserTransport(cfg.geyserTransport, geyserEndpoint), commitment, onAccount, log: watchLog }))
+    : null;
   const expectLanded = (signature: string, feePayer: string): Promise<void> => txTracking.expect(signature, feePayer);
   log.info('attestation key', { publicKey: attestation.publicKey.publicKey, source: attestation.source });
   const swapSubmit = openSwapSubmit(cfg, sendRpc, expectLanded);
@@ -313,6 +321,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     marketData,
     priceHistory,
     quoteStreams,
+    ...(accountStreams ? { accountStreams } : {}),
     heartbeatMs: cfg.sseHeartbeatMs,
     ...(cfg.metricsPublic ? { publicMetrics: metrics } : {}),
     health: {
@@ -345,6 +354,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
     quoteStore,
     quoteStreams,
     txSignals: geyserSignals,
+    accountStreams,
     ready,
     flushUsage: async () => {
       await usage.flush();
@@ -358,6 +368,7 @@ export async function startService(cfg: ServiceConfig): Promise<RunningService> 
       await server.close();
       rebroadcaster.close();
       geyserSignals?.close();
+      accountStreams?.close();
       tracker.close();
       blockhashes.close();
       quoteStreams.close();

@@ -12,6 +12,7 @@ import type { QuoteStreams } from '../../engine/services/quote-stream.js';
 import type { SwapBuildService } from '../../engine/services/swap-build-service.js';
 import type { MarketData } from '../../engine/services/market-data.js';
 import type { PriceHistory } from '../../engine/services/price-history.js';
+import type { AccountStreams } from '../../engine/services/account-streams.js';
 import type { PriceFanout } from '../price-fanout.js';
 import type { SseHub } from '../sse.js';
 import type { RouteDef } from '../route.js';
@@ -32,6 +33,7 @@ import { poolsRoutes } from './pools.js';
 import { tokenRoutes } from './tokens.js';
 import { poolStreamRoute } from './pool-stream.js';
 import { priceHistoryRoute } from './price-history.js';
+import { accountStreamRoute } from './account-stream.js';
 
 /** What the routes need. */
 export interface RouteDeps {
@@ -63,6 +65,8 @@ export interface RouteDeps {
   readonly marketData?: { readonly market: MarketData; readonly hub: SseHub };
   /** The price history (absent: no candles route). */
   readonly priceHistory?: PriceHistory;
+  /** The Geyser account streams and the hub they write through (absent: GET /v1/stream/accounts answers 501). */
+  readonly accountStreams?: { readonly streams: AccountStreams; readonly hub: SseHub };
 }
 
 /** Builds the route table. */
@@ -81,6 +85,7 @@ export function buildRoutes(deps: RouteDeps): RouteDef[] {
     ...(deps.txTracking ? [txStreamRoute(deps.txTracking.tracking, deps.txTracking.hub)] : []),
     ...(deps.swapSubmit ? [swapSubmitRoute(deps.swapSubmit, deps.txTracking?.tracking)] : []),
     ...(deps.swapBuild ? [swapBuildRoute(deps.swapBuild)] : []),
+    ...(deps.accountStreams ? [accountStreamRoute(deps.accountStreams.streams, deps.accountStreams.hub)] : []),
     ...(deps.priceHistory ? [priceHistoryRoute(deps.priceService, deps.priceHistory)] : []),
     ...(deps.marketData
       ? [
