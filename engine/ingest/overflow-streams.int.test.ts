@@ -31,6 +31,7 @@ import { IngestRunner } from './ingest-runner.js';
 import { SnapshotLoader } from './snapshot-loader.js';
 import { poolIndexOf } from './testing/pool-index.js';
 import { recordKey, startRecordSampler } from './testing/record-sampler.js';
+import { recordingTransport, waitFor } from './testing/recording-transport.js';
 
 const WSOL = 'So11111111111111111111111111111111111111112';
 const BUDGET = 1200;
@@ -43,32 +44,7 @@ let mints: MintTable;
 /** Every request sent, with whether it was a primary one (program filters) or an overflow stream's. */
 const requests: SubscribeRequest[] = [];
 
-/** Records every request a transport sends. */
-function recording(t: GeyserTransport): GeyserTransport {
-  return {
-    name: t.name,
-    close: () => t.close(),
-    async subscribe(req, handlers) {
-      requests.push(req);
-      const sub = await t.subscribe(req, handlers);
-      return {
-        write: (r) => {
-          requests.push(r);
-          sub.write(r);
-        },
-        close: () => sub.close(),
-      };
-    },
-  };
-}
-
-async function waitFor(check: () => boolean, ms: number, what: string): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const recording = (t: GeyserTransport): GeyserTransport => recordingTransport(t, requests);
 
 before(async () => {
   // A replay window of 4 s (40 slots): a stream kept away longer must resync.

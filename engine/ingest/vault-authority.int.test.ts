@@ -21,6 +21,7 @@ import { IngestCore } from './ingest-core.js';
 import { IngestRunner } from './ingest-runner.js';
 import { SnapshotLoader } from './snapshot-loader.js';
 import { poolIndexOf } from './testing/pool-index.js';
+import { recordingTransport, waitFor } from './testing/recording-transport.js';
 
 let net: Localnet;
 let core: IngestCore;
@@ -30,44 +31,16 @@ const requests: SubscribeRequest[] = [];
 /** Filter names of every update received, by account address. */
 const filtersOf = new Map<string, Set<string>>();
 
-/** Records what a transport sends and receives. */
-function recording(t: GeyserTransport): GeyserTransport {
-  return {
-    name: t.name,
-    close: () => t.close(),
-    async subscribe(req, handlers) {
-      requests.push(req);
-      const sub = await t.subscribe(req, {
-        onUpdate: (u: SubscribeUpdate) => {
-          const acc = u.account?.account;
-          if (acc) {
-            const key = pubkeyAt(acc.pubkey, 0);
-            const set = filtersOf.get(key) ?? new Set<string>();
-            for (const f of u.filters) set.add(f);
-            filtersOf.set(key, set);
-          }
-          handlers.onUpdate(u);
-        },
-        onEnd: (e) => handlers.onEnd(e),
-      });
-      return {
-        write: (r) => {
-          requests.push(r);
-          sub.write(r);
-        },
-        close: () => sub.close(),
-      };
-    },
-  };
-}
-
-async function waitFor(check: () => boolean, ms: number, what: string): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** Records what a transport sends, and the filter names of every account update it receives. */
+const recording = (t: GeyserTransport): GeyserTransport =>
+  recordingTransport(t, requests, (u: SubscribeUpdate) => {
+    const acc = u.account?.account;
+    if (!acc) return;
+    const key = pubkeyAt(acc.pubkey, 0);
+    const set = filtersOf.get(key) ?? new Set<string>();
+    for (const f of u.filters) set.add(f);
+    filtersOf.set(key, set);
+  });
 
 before(async () => {
   net = await startLocalnet({ rpcPort: 0, grpcPort: 0, tps: 0, slotMs: 100 });

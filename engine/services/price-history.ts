@@ -131,11 +131,15 @@ export class PriceHistory {
     while (this.asked.size > room) this.asked.delete(this.asked.keys().next().value as string);
   }
 
-  /** `entry` with `change24h` set when the history holds a point 24 h old (a copy; the input is not changed). */
+  /**
+   * Sets `change24h` on `entry` when the history holds a point 24 h old, and returns it. In place, not a copy: every
+   * price the price service gives is a fresh object, and a copy per price would cost the price route an allocation.
+   */
   decorate(entry: PriceEntry, nowMs = this.now()): PriceEntry {
     if (!isPrice(entry)) return entry;
     const change = this.change24h(entry.mint, entry.priceUsd, nowMs);
-    return change === undefined ? entry : { ...entry, change24h: change };
+    if (change !== undefined) entry.change24h = change;
+    return entry;
   }
 
   /** The 24 h change of `mint` at `priceUsd`, in percent, or undefined (see the file header). */
@@ -148,14 +152,17 @@ export class PriceHistory {
     return (priceUsd / then - 1) * 100;
   }
 
-  /** Candles of `mint` in [fromMs, toMs) at `interval`, oldest first, from the stored bars (and the open minute). */
+  /** Candles of `mint` in [fromMs, toMs) at `interval`, oldest first: the stored bars, and the ones not written yet. */
   async candles(mint: string, interval: CandleInterval, fromMs: number, toMs: number): Promise<Candle[]> {
     const size = INTERVAL_MS[interval];
-    const bars = (await this.o.repo.since(Math.floor(fromMs / size) * size)).filter((b) => b.mint === mint && b.minuteMs < toMs);
+    const start = Math.floor(fromMs / size) * size;
+    const byMinute = new Map<number, PriceBar>();
+    for (const b of await this.o.repo.range(mint, start, toMs)) byMinute.set(b.minuteMs, b);
+    // Bars of this instance not flushed yet (the open minute, a queue the store refused): the stored one wins.
     const cur = this.open.get(mint);
-    if (cur && cur.minuteMs >= fromMs && cur.minuteMs < toMs && !bars.some((b) => b.minuteMs === cur.minuteMs)) bars.push({ mint, ...cur });
-    for (const b of this.done) if (b.mint === mint && b.minuteMs >= fromMs && b.minuteMs < toMs && !bars.some((x) => x.minuteMs === b.minuteMs)) bars.push(b);
-    bars.sort((a, b) => a.minuteMs - b.minuteMs);
+    const pending = cur ? [...this.done, { mint, ...cur }] : this.done;
+    for (const b of pending) if (b.mint === mint && b.minuteMs >= start && b.minuteMs < toMs && !byMinute.has(b.minuteMs)) byMinute.set(b.minuteMs, b);
+    const bars = [...byMinute.values()].sort((a, b) => a.minuteMs - b.minuteMs);
     const out: { t: number; open: number; high: number; low: number; close: number }[] = [];
     for (const b of bars) {
       const t = Math.floor(b.minuteMs / size) * size;

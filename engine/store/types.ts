@@ -181,6 +181,8 @@ export interface PriceBarRepo {
   upsert(bars: readonly PriceBar[]): Promise<void>;
   /** Every bar with `minuteMs >= fromMs`, by mint then minute (the startup load of the in-memory history). */
   since(fromMs: number): Promise<PriceBar[]>;
+  /** One mint's bars with `fromMs <= minuteMs < toMs`, by minute (the candles). */
+  range(mint: string, fromMs: number, toMs: number): Promise<PriceBar[]>;
   /** Deletes every bar older than `beforeMs`; returns how many. */
   deleteBefore(beforeMs: number): Promise<number>;
 }

@@ -14,6 +14,12 @@ interface BarRow {
   samples: number;
 }
 
+const COLUMNS = 'mint, minute_ms, open, high, low, close, samples';
+
+function toBar(r: BarRow): PriceBar {
+  return { mint: r.mint, minuteMs: Number(r.minute_ms), open: r.open, high: r.high, low: r.low, close: r.close, samples: r.samples };
+}
+
 /** A price bar repository bound to `sql`. */
 export function priceBarRepo(sql: SqlClient): PriceBarRepo {
   return {
@@ -48,11 +54,14 @@ export function priceBarRepo(sql: SqlClient): PriceBarRepo {
     },
 
     async since(fromMs) {
-      const rows = await sql.query<BarRow>(
-        'SELECT mint, minute_ms, open, high, low, close, samples FROM price_bars WHERE minute_ms >= $1 ORDER BY mint, minute_ms',
-        [fromMs],
-      );
-      return rows.map((r) => ({ mint: r.mint, minuteMs: Number(r.minute_ms), open: r.open, high: r.high, low: r.low, close: r.close, samples: r.samples }));
+      const rows = await sql.query<BarRow>(`SELECT ${COLUMNS} FROM price_bars WHERE minute_ms >= $1 ORDER BY mint, minute_ms`, [fromMs]);
+      return rows.map(toBar);
+    },
+
+    async range(mint, fromMs, toMs) {
+      // The primary key (mint, minute_ms) serves this range.
+      const rows = await sql.query<BarRow>(`SELECT ${COLUMNS} FROM price_bars WHERE mint = $1 AND minute_ms >= $2 AND minute_ms < $3 ORDER BY minute_ms`, [mint, fromMs, toMs]);
+      return rows.map(toBar);
     },
 
     async deleteBefore(beforeMs) {

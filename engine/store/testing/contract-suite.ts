@@ -343,6 +343,8 @@ export function runStoreContract(label: string, openFresh: () => Promise<Store>)
       ]);
       assert.equal(typeof mine[0]!.minuteMs, 'number');
       assert.deepEqual((await store.prices.since(m0 + 60_000)).filter((b) => b.mint === mint || b.mint === other).map((b) => b.minuteMs), [m0 + 60_000]);
+      assert.deepEqual((await store.prices.range(mint, m0, m0 + 60_000)).map((b) => [b.mint, b.minuteMs]), [[mint, m0]]);
+      assert.deepEqual((await store.prices.range(other, m0, m0 + 120_000)).map((b) => b.minuteMs), [m0]);
       await assert.rejects(store.prices.upsert([{ mint, minuteMs: m0 + 1, open: 1, high: 1, low: 1, close: 1, samples: 1 }]), 'a bar off the minute is refused');
       assert.ok((await store.prices.deleteBefore(m0 + 60_000)) >= 2);
       assert.deepEqual((await store.prices.since(0)).filter((b) => b.mint === mint || b.mint === other).map((b) => b.minuteMs), [m0 + 60_000]);
